@@ -1,0 +1,47 @@
+"""Where the companion keeps its files: the user data and config directories.
+
+`COMPANION_HOME` puts everything under one folder instead (tests, a second
+table on one machine, a read-only root on the appliance).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from platformdirs import user_config_path, user_data_path
+
+APP = "tabletop-companion"
+
+
+def _home() -> Path | None:
+    home = os.environ.get("COMPANION_HOME")
+    return Path(home) if home else None
+
+
+def data_dir() -> Path:
+    home = _home()
+    return home / "data" if home else user_data_path(APP)
+
+
+def config_dir() -> Path:
+    home = _home()
+    return home / "config" if home else user_config_path(APP)
+
+
+def database_path() -> Path:
+    return data_dir() / "games.db"
+
+
+def config_path() -> Path:
+    return config_dir() / "companion.toml"
+
+
+def kivy_home() -> Path:
+    """Kivy's own config and logs: ours, never ``~/.kivy`` by accident."""
+    return config_dir() / "kivy"
+
+
+def pairings_path() -> Path:
+    """Which player display (by its device identity) belongs to which player."""
+    return data_dir() / "displays.json"

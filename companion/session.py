@@ -1,0 +1,277 @@
+"""A game in progress: decide, store, then show; undo and redo; resume after a crash.
+
+The order inside `act` is the whole point: the rules decide, the store writes
+the action and its events in one synchronous transaction, and only then does
+the state change and do observers (the screens, the displays) hear of it. An
+event the table has seen is an event on disk.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.dice import Dice, RandomDice, Tape
+from companion.game import Action, Event, Options, Outcome, Rules, SetupError, View
+from companion.games import rules_for
+from companion.store import Store
+
+Clock = Callable[[], float]
+Observer = Callable[["Session"], None]
+
+
+@dataclass(frozen=True)
+class Move:
+    """One accepted action with the events it caused and the dice it used."""
+
+    action: Action
+    events: tuple[Event, ...]
+    draws: tuple[tuple[int, int], ...]
+
+
+class Session:
+    """Owns one game: its rules, its log, its state, its clock. Start or resume one."""
+
+    def __init__(
+        self,
+        store: Store,
+        rules: Rules[Any],
+        game_id: int,
+        options: Options,
+        *,
+        dice: Dice,
+        clock: Clock,
+        elapsed: float = 0.0,
+    ) -> None:
+        self.store = store
+        self.rules = rules
+        self.game_id = game_id
+        self.options = options
+        self._dice = dice
+        self._clock = clock
+        self._states: list[Any] = [rules.setup(options)]
+        self._moves: list[Move] = []
+        self._redo: list[Move] = []
+        self._pending_draws: list[tuple[int, int]] = []
+        self._observers: list[Observer] = []
+        self._elapsed = elapsed
+        self._running_since: float | None = clock()
+
+    # -- starting ----------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        store: Store,
+        game: str,
+        options: Options,
+        *,
+        dice: Dice | None = None,
+        clock: Clock = time.time,
+    ) -> Session:
+        """A new game of `game` (a registry name). Raises `SetupError` for bad options."""
+        rules = rules_for(game)
+        _check_seats(rules, options)
+        rules.setup(options)  # validate before anything is written
+        game_id = store.new_game(rules.name, options.to_json(), clock())
+        return cls(store, rules, game_id, options, dice=dice or RandomDice(), clock=clock)
+
+    @classmethod
+    def resume(cls, store: Store, *, dice: Dice | None = None, clock: Clock = time.time) -> Session | None:
+        """The unfinished game in `store`, exactly where it was; None if there is none."""
+        record = store.unfinished()
+        if record is None:
+            return None
+        return cls.load(store, record.id, dice=dice, clock=clock)
+
+    @classmethod
+    def load(cls, store: Store, game_id: int, *, dice: Dice | None = None, clock: Clock = time.time) -> Session:
+        """Rebuild game `game_id` by folding its stored events again."""
+        record = store.game(game_id)
+        if record is None:
+            raise LookupError(f"There is no saved game number {game_id}.")
+        rules = rules_for(record.game)
+        session = cls(
+            store,
+            rules,
+            record.id,
+            Options.from_json(record.options),
+            dice=dice or RandomDice(),
+            clock=clock,
+            elapsed=record.elapsed,
+        )
+        state = session._states[0]
+        for move in store.moves(record.id):
+            kept = Move(move.action, tuple(move.events), tuple(move.draws))
+            if move.undone:
+                session._redo.insert(0, kept)
+                continue
+            for event in kept.events:
+                state = rules.evolve(state, event)
+            session._moves.append(kept)
+            session._states.append(state)
+        session._pending_draws = list(record.pending_draws)
+        return session
+
+    # -- what the table sees -----------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        return self._states[-1]
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(self._moves)
+
+    @property
+    def events(self) -> list[Event]:
+        return [event for move in self._moves for event in move.events]
+
+    def public_view(self) -> View:
+        return self.rules.public_view(self.state)
+
+    def private_view(self, player: str) -> View:
+        return self.rules.private_view(self.state, player)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.rules.outcome(self.state)
+
+    @property
+    def current_player(self) -> str | None:
+        return self.rules.current_player(self.state)
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._moves)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    # -- changing it --------------------------------------------------------
+
+    def act(self, action: Action) -> Sequence[Event]:
+        """Apply a player's action. Raises `RuleError` (nothing changes) if illegal."""
+        tape = Tape(self._dice, self._pending_draws + [d for move in self._redo for d in move.draws])
+        events = tuple(self.rules.decide(self.state, action, tape))
+        state = self.state
+        for event in events:
+            state = self.rules.evolve(state, event)
+        move = Move(dict(action), events, tuple(tape.drawn))
+        outcome = self.rules.outcome(state)
+        self.store.record(
+            self.game_id,
+            len(self._moves),
+            move.action,
+            move.events,
+            move.draws,
+            now=self._clock(),
+            elapsed=self.elapsed,
+            outcome=outcome.to_json() if outcome else None,
+            pending_draws=tape.unused,
+        )
+        self._moves.append(move)
+        self._states.append(state)
+        self._redo.clear()
+        self._pending_draws = tape.unused
+        if outcome is not None:
+            self.pause_clock()
+        self._notify()
+        return events
+
+    def undo(self) -> bool:
+        """Take back the last action (its dice stay rolled). False if there is none."""
+        if not self._moves:
+            return False
+        seq = len(self._moves) - 1
+        outcome = self.rules.outcome(self._states[-2])
+        self._store_undone(seq, True, outcome)
+        self._redo.insert(0, self._moves.pop())
+        self._states.pop()
+        if outcome is None and self._running_since is None:
+            self.resume_clock()
+        self._notify()
+        return True
+
+    def redo(self) -> bool:
+        """Put back the last undone action with the very events (and dice) it had."""
+        if not self._redo:
+            return False
+        move = self._redo[0]
+        state = self.state
+        for event in move.events:
+            state = self.rules.evolve(state, event)
+        outcome = self.rules.outcome(state)
+        self._store_undone(len(self._moves), False, outcome)
+        self._moves.append(self._redo.pop(0))
+        self._states.append(state)
+        if outcome is not None:
+            self.pause_clock()
+        self._notify()
+        return True
+
+    def _store_undone(self, seq: int, undone: bool, outcome: Outcome | None) -> None:
+        self.store.set_undone(
+            self.game_id,
+            seq,
+            undone,
+            now=self._clock(),
+            elapsed=self.elapsed,
+            outcome=outcome.to_json() if outcome else None,
+            pending_draws=self._pending_draws,
+        )
+
+    def abandon(self) -> None:
+        """Leave the game unfinished for good (it is no longer offered for resume)."""
+        self.store.abandon(self.game_id, self._clock())
+
+    # -- the game clock -----------------------------------------------------
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds of play, pauses left out."""
+        running = self._clock() - self._running_since if self._running_since is not None else 0.0
+        return self._elapsed + max(0.0, running)
+
+    @property
+    def paused(self) -> bool:
+        return self._running_since is None
+
+    def pause_clock(self) -> None:
+        if self._running_since is not None:
+            self._elapsed = self.elapsed
+            self._running_since = None
+            self.store.save_clock(self.game_id, self._elapsed)
+            self._notify()
+
+    def resume_clock(self) -> None:
+        if self._running_since is None and self.outcome is None:
+            self._running_since = self._clock()
+            self._notify()
+
+    # -- observers ------------------------------------------------------------
+
+    def subscribe(self, observer: Observer) -> Callable[[], None]:
+        """Call `observer(session)` after every change; returns the unsubscribe function."""
+        self._observers.append(observer)
+        return lambda: self._observers.remove(observer) if observer in self._observers else None
+
+    def _notify(self) -> None:
+        for observer in list(self._observers):
+            observer(self)
+
+
+def _check_seats(rules: Rules[Any], options: Options) -> None:
+    count = len(options.players)
+    if not rules.min_players <= count <= rules.max_players:
+        raise SetupError(
+            f"{rules.title} is for {rules.min_players} to {rules.max_players} players; {count} are seated."
+        )
+    names = [p.name.strip() for p in options.players]
+    if any(not n for n in names):
+        raise SetupError("Every player needs a name.")
+    if len(set(names)) != len(names):
+        raise SetupError("Two players have the same name; give each a different one.")

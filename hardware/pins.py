@@ -1,0 +1,49 @@
+"""Which gpiozero pin factory drives the table: lgpio on a Pi, the mock elsewhere.
+
+The factory is made once here and handed to every device (`pin_factory=`);
+nothing sets gpiozero's global default behind anyone's back.
+"""
+
+from __future__ import annotations
+
+import glob
+import logging
+from dataclasses import dataclass
+
+from gpiozero import Factory
+from gpiozero.pins.mock import MockFactory
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class PinChoice:
+    """The factory in use, whether it is simulated, and why (one sentence for the screen)."""
+
+    factory: Factory
+    simulated: bool
+    reason: str
+
+
+def has_gpio_chip() -> bool:
+    return bool(glob.glob("/dev/gpiochip*"))
+
+
+def choose(mode: str = "auto") -> PinChoice:
+    """The lgpio factory when `mode` is "auto" and this is a Pi; the mock otherwise."""
+    if mode == "auto" and has_gpio_chip():
+        try:
+            from gpiozero.pins.lgpio import LGPIOFactory
+
+            return PinChoice(LGPIOFactory(), False, "Using the Raspberry Pi's GPIO pins.")
+        except Exception as error:  # lgpio missing or the chip busy: play on, simulated
+            log.warning("lgpio unavailable: %s", error)
+            return PinChoice(
+                MockFactory(), True, f"The GPIO pins could not be opened ({error}); running on simulated hardware."
+            )
+    reason = (
+        "Running on simulated hardware, as the config file asks."
+        if mode == "simulated"
+        else "No GPIO chip found: running on simulated hardware (keys and the on-screen table panel)."
+    )
+    return PinChoice(MockFactory(), True, reason)

@@ -1,0 +1,10 @@
+"""Shared test set-up: every test run keeps its files (Kivy's too) in a temporary home."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+# Before anything imports companion.paths or kivy: never touch the real home.
+os.environ.setdefault("COMPANION_HOME", tempfile.mkdtemp(prefix="companion-test-"))
+os.environ.setdefault("KIVY_NO_ARGS", "1")

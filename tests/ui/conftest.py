@@ -1,0 +1,167 @@
+"""The real app under Xvfb, driven by simulated touches.
+
+One Kivy window per test process (Kivy allows no more), so the app is
+session-wide and each test gets it back on a fresh home screen with a fresh
+database through the `ui` fixture:
+
+    def test_something(ui):
+        screen = ui.start_game("quinque", ["Ann", "Bo"])
+        ui.tap(ui.find(screen, "undo_button"))
+        ui.screenshot("quinque-start.png")     # -> tests/screenshots/
+
+`ui.tap` sends a real touch down/up through Kivy's event loop at the
+widget's centre, exactly as the touchscreen would.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.dice import RandomDice
+from companion.game import Options, Player
+from companion.store import Store
+
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
+PALETTE = ("#e53935", "#1e88e5", "#43a047", "#fdd835", "#8e24aa")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.ui)
+
+
+@pytest.fixture(scope="session")
+def xvfb() -> Iterator[str]:
+    """A virtual X screen for this test process (or the one DISPLAY already names)."""
+    if os.environ.get("DISPLAY") and not os.environ.get("COMPANION_TEST_OWN_XVFB"):
+        yield os.environ["DISPLAY"]
+        return
+    if not shutil.which("Xvfb"):
+        pytest.fail("Xvfb is not installed: `make test` installs it (Debian package xvfb).")
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        number = pipe.readline().strip()
+    os.environ["DISPLAY"] = f":{number}"
+    yield os.environ["DISPLAY"]
+    server.terminate()
+    server.wait(timeout=10)
+
+
+class Ui:
+    """Drives the running app: start games, tap widgets, take screenshots."""
+
+    def __init__(self, app: Any, tmp_path: Path) -> None:
+        from companion.config import Config
+        from ui.table import Table
+
+        self.app = app
+        self.store = Store.open(tmp_path / "games.db")
+        self.table = Table(store=self.store, config=Config(), dice=RandomDice.seeded(2026))
+        app.reset(self.table)
+        self.resize(800, 480)
+
+    @property
+    def window(self) -> Any:
+        from kivy.core.window import Window
+
+        return Window
+
+    @property
+    def screen(self) -> Any:
+        return self.app.screens.current_screen
+
+    def resize(self, width: int, height: int) -> None:
+        self.window.size = (width, height)
+        self.frames(4)
+
+    def frames(self, count: int = 3) -> None:
+        """Let Kivy run `count` frames (layout, clock callbacks, drawing)."""
+        from kivy.base import EventLoop
+
+        for _ in range(count):
+            EventLoop.idle()
+
+    def start_game(self, game: str, players: Sequence[str], **settings: Any) -> Any:
+        seats = tuple(Player(name, PALETTE[i % len(PALETTE)]) for i, name in enumerate(players))
+        screen = self.app.start_game(game, Options(seats, settings))
+        self.frames(4)
+        return screen
+
+    def tap(self, widget: Any) -> None:
+        """A real touch at the widget's centre: down, then up."""
+        from kivy.tests.common import UnitTestTouch
+
+        assert widget.get_root_window() is not None, f"{widget!r} is not on screen"
+        x, y = widget.to_window(*widget.center)
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        self.frames(1)
+        touch.touch_up()
+        self.frames(3)
+
+    def find(self, root: Any, widget_id: str) -> Any:
+        """The widget with kv id `widget_id` anywhere under `root` (LookupError if none)."""
+        for widget in [root, *root.walk(restrict=True)]:
+            ids = getattr(widget, "ids", {})
+            if widget_id in ids:
+                return ids[widget_id]
+        raise LookupError(f"no widget with id {widget_id!r} under {root!r}")
+
+    def find_text(self, root: Any, text: str) -> Any:
+        """The first widget under `root` whose text is exactly `text`."""
+        for widget in root.walk(restrict=True):
+            if getattr(widget, "text", None) == text:
+                return widget
+        raise LookupError(f"no widget with text {text!r} under {root!r}")
+
+    def screenshot(self, name: str) -> Path:
+        """Save what the window shows as tests/screenshots/`name` and return the path."""
+        SCREENSHOTS.mkdir(exist_ok=True)
+        self.frames(3)
+        target = SCREENSHOTS / name
+        stem = str(target.with_suffix(""))
+        made = Path(self.window.screenshot(name=f"{stem}.png"))
+        made.replace(target)
+        return target
+
+
+@pytest.fixture(scope="session")
+def kivy_app(xvfb: str) -> Iterator[Any]:
+    from ui import boot
+
+    boot.prepare(width=800, height=480)
+    from ui.app import CompanionApp
+    from ui.table import Table
+
+    app = CompanionApp(Table(store=Store.in_memory()))
+    app._run_prepare()  # Kivy's own start-up minus the blocking main loop
+    from kivy.base import EventLoop
+
+    for _ in range(5):
+        EventLoop.idle()
+    yield app
+    app.stop()
+
+
+@pytest.fixture
+def ui(kivy_app: Any, tmp_path: Path) -> Iterator[Ui]:
+    driver = Ui(kivy_app, tmp_path)
+    yield driver
+    kivy_app.go_home()
+    driver.store.close()

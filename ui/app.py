@@ -1,0 +1,131 @@
+"""The Kivy application: a ScreenManager with the home screen and one screen per game.
+
+The app is thin on purpose: it switches screens and starts or resumes
+sessions. Rules live in `companion`, devices in `hardware`; everything it
+works with arrives in a `Table`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from companion.game import Options, Player
+from companion.session import Session
+from ui import systemd_notify
+from ui.screens import load_kv, screen_class
+from ui.screens.base import GameScreen
+from ui.screens.home import HomeScreen
+from ui.table import Table
+
+log = logging.getLogger(__name__)
+_HERE = Path(__file__).parent
+
+
+class CompanionApp(App):
+    """Tabletop Companion. Build it with a `Table`; `run()` it, or drive it in tests."""
+
+    title = "Tabletop Companion"
+
+    def __init__(self, table: Table, *, on_first_frame: Callable[[], None] | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.table = table
+        self.session: Session | None = None
+        self._on_first_frame = on_first_frame
+
+    # -- Kivy's hooks ------------------------------------------------------------
+
+    def load_kv(self, filename: str | None = None) -> bool:
+        """Kivy would look for a kv file named after the class; ours are loaded explicitly."""
+        return False
+
+    def build(self) -> ScreenManager:
+        for kv in ("theme.kv", "screens/base.kv", "screens/home.kv"):
+            load_kv(_HERE / kv)
+        self.screens = ScreenManager(transition=NoTransition())
+        self.home = HomeScreen(self)
+        self.home.notice = " ".join(self.table.notices)
+        self.screens.add_widget(self.home)
+        return self.screens
+
+    def on_start(self) -> None:
+        Clock.schedule_once(self._first_frame_drawn, 0)
+        interval = systemd_notify.watchdog_interval()
+        if interval:
+            Clock.schedule_interval(lambda _dt: systemd_notify.notify("WATCHDOG=1"), interval)
+
+    def _first_frame_drawn(self, _dt: float) -> None:
+        systemd_notify.notify("READY=1")
+        if self._on_first_frame:
+            self._on_first_frame()
+
+    def on_stop(self) -> None:
+        if self.session is not None:
+            self.session.pause_clock()
+        systemd_notify.notify("STOPPING=1")
+
+    def reset(self, table: Table) -> None:
+        """Start over with another table: a fresh home screen, no game (tests use this)."""
+        self.screens.current = "home"
+        self._drop_game_screen()
+        self.screens.remove_widget(self.home)
+        self.table = table
+        self.session = None
+        self.home = HomeScreen(self)
+        self.home.notice = " ".join(table.notices)
+        self.screens.add_widget(self.home)
+        self.screens.current = "home"
+
+    # -- moving between screens ------------------------------------------------------
+
+    def last_players(self) -> tuple[Player, ...]:
+        """The most recent table's players, so nobody types their name twice."""
+        store = self.table.store
+        record = store.unfinished() or next(iter(store.finished(limit=1)), None)
+        return Options.from_json(record.options).players if record else ()
+
+    def start_game(self, game: str, options: Options) -> GameScreen:
+        """Start a new game (raises `SetupError` for options it cannot take)."""
+        settings = {**self.table.config.settings_for(game), **options.settings}
+        options = Options(options.players, settings)
+        if self.session is not None and self.session.outcome is None:
+            self.session.pause_clock()
+        session = Session.start(self.table.store, game, options, dice=self.table.dice, clock=self.table.clock)
+        return self.show(session)
+
+    def resume_game(self) -> GameScreen | None:
+        """Open the unfinished game, exactly where it was left."""
+        session = Session.resume(self.table.store, dice=self.table.dice, clock=self.table.clock)
+        return self.show(session) if session else None
+
+    def discard_unfinished(self) -> None:
+        record = self.table.store.unfinished()
+        if record is not None:
+            self.table.store.abandon(record.id, self.table.clock())
+
+    def show(self, session: Session) -> GameScreen:
+        self._drop_game_screen()
+        self.session = session
+        session.resume_clock()
+        screen = screen_class(session.rules.name)(session, self.table, on_home=self.go_home)
+        self.screens.add_widget(screen)
+        self.screens.current = screen.name
+        return screen
+
+    def go_home(self) -> None:
+        self.screens.current = "home"
+        self._drop_game_screen()
+        self.session = None
+        self.home.refresh()
+
+    def _drop_game_screen(self) -> None:
+        for screen in list(self.screens.screens):
+            if isinstance(screen, GameScreen) and screen.name != self.screens.current:
+                screen.close()
+                self.screens.remove_widget(screen)

@@ -1,0 +1,152 @@
+"""What every game screen shares: the top bar, the banner, undo/redo, the menu.
+
+A game's screen subclasses `GameScreen`, builds its own content in
+`build_body()` and draws it in `render(view)`. `render` receives the public
+view only, so the shared screen cannot show a secret by accident. Actions go
+through `send(action)`, which shows a refused action's sentence in the banner.
+
+Session changes may come from any thread (a race button, a display key);
+they reach the screen only through the table's dispatcher.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from kivy.clock import Clock
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.popup import Popup
+from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
+
+from companion.game import Action, RuleError, View
+
+if TYPE_CHECKING:
+    from companion.session import Session
+    from ui.table import Table
+
+
+def format_clock(seconds: float) -> str:
+    """``1:02:03`` or ``12:34``."""
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+class GameScreen(Screen):
+    """A screen for one game in progress. Subclasses override `build_body` and `render`."""
+
+    title = StringProperty("")
+    clock_text = StringProperty("0:00")
+    turn_text = StringProperty("")
+    banner = StringProperty("")
+    banner_is_error = BooleanProperty(False)
+    can_undo = BooleanProperty(False)
+    can_redo = BooleanProperty(False)
+    paused = BooleanProperty(False)
+    session: Session = ObjectProperty(None, rebind=True)
+
+    def __init__(self, session: Session, table: Table, *, on_home: Callable[[], None], **kwargs: Any) -> None:
+        self.table = table
+        self._on_home = on_home
+        super().__init__(name=f"game:{session.rules.name}", **kwargs)
+        self.session = session
+        self.title = session.rules.title
+        body = self.build_body()
+        if body is not None:
+            self.ids.body.add_widget(body)
+        self._unsubscribe = session.subscribe(lambda _s: table.dispatch(self.refresh))
+        self._ticker = Clock.schedule_interval(lambda _dt: self._tick(), 1.0)
+        self.refresh()
+
+    # -- for subclasses --------------------------------------------------------
+
+    def build_body(self) -> Widget | None:
+        """The game's own content, placed under the top bar. Called once."""
+        from kivy.uix.label import Label
+
+        return Label(text=f"{self.title}: the board for this game is on its way.", font_size="22sp")
+
+    def render(self, view: View) -> None:
+        """Draw the public view. Called after every change (and undo/redo)."""
+
+    # -- the shared parts --------------------------------------------------------
+
+    def refresh(self) -> None:
+        session = self.session
+        self.can_undo = session.can_undo
+        self.can_redo = session.can_redo
+        self.paused = session.paused
+        outcome = session.outcome
+        if outcome is not None:
+            self.turn_text = "Game over"
+        elif session.current_player:
+            self.turn_text = f"{session.current_player} to play"
+        else:
+            self.turn_text = ""
+        self._tick()
+        self.render(session.public_view())
+
+    def send(self, action: Action) -> bool:
+        """Apply `action`; on refusal show the rules' sentence and return False."""
+        try:
+            self.session.act(action)
+        except RuleError as refusal:
+            self.say(str(refusal), error=True)
+            return False
+        if self.banner_is_error:
+            self.say("")
+        return True
+
+    def say(self, text: str, *, error: bool = False) -> None:
+        """Show one sentence in the banner under the top bar (empty text hides it)."""
+        self.banner = text
+        self.banner_is_error = error
+
+    def undo(self) -> None:
+        if self.session.undo():
+            self.say("Undone. Redo puts it back exactly as it was.")
+
+    def redo(self) -> None:
+        if self.session.redo():
+            self.say("Redone.")
+
+    def _tick(self) -> None:
+        self.clock_text = format_clock(self.session.elapsed)
+
+    def open_menu(self) -> None:
+        GameMenu(screen=self).open()
+
+    def toggle_clock(self) -> None:
+        if self.session.paused:
+            self.session.resume_clock()
+        else:
+            self.session.pause_clock()
+        self.refresh()
+
+    def go_home(self) -> None:
+        """Leave the game on the shelf: it is offered for resume on the home screen."""
+        self.session.pause_clock()
+        self._on_home()
+
+    def abandon(self) -> None:
+        self.session.abandon()
+        self._on_home()
+
+    def close(self) -> None:
+        """Stop listening to the session (the screen is being thrown away)."""
+        self._unsubscribe()
+        self._ticker.cancel()
+
+
+class GameMenu(Popup):
+    """The game menu: pause the clock, go home keeping the game, or end it."""
+
+    screen = ObjectProperty(None)
+
+
+class TopBar(BoxLayout):
+    """Menu, title, clock, turn, Undo, Redo: the same on every game screen."""

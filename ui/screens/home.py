@@ -1,0 +1,144 @@
+"""The home screen: who is at the table, which game, resume, and the history."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.game import Options, Player, SetupError
+from companion.games import names, rules_for
+from ui.screens.base import format_clock
+
+if TYPE_CHECKING:
+    from ui.app import CompanionApp
+
+# Five clearly different colours, one per seat, that read on a dark screen.
+PALETTE = ("#e53935", "#1e88e5", "#43a047", "#fdd835", "#8e24aa")
+MAX_SEATS = 5
+MIN_SEATS = 2
+
+
+def hex_to_rgba(colour: str) -> tuple[float, float, float, float]:
+    value = colour.lstrip("#")
+    r, g, b = (int(value[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    return r, g, b, 1.0
+
+
+class PlayerRow(BoxLayout):
+    """One seat: a name and a colour (tap the swatch to change it)."""
+
+    name = StringProperty("")
+    colour = StringProperty(PALETTE[0])
+    seat = StringProperty("1")
+    home = ObjectProperty(None)
+
+
+class GameChoice(BoxLayout):
+    """A big button for one game."""
+
+    game = StringProperty("")
+    title = StringProperty("")
+    seats = StringProperty("")
+    home = ObjectProperty(None)
+
+
+class HomeScreen(Screen):
+    """Seats, games, resume and results. Rows here are plain data until Start."""
+
+    notice = StringProperty("")
+    resume_text = StringProperty("")
+    has_resume = BooleanProperty(False)
+    wins_text = StringProperty("")
+    history_text = StringProperty("")
+    games = ListProperty([])
+
+    def __init__(self, app: CompanionApp, **kwargs: Any) -> None:
+        self.app = app
+        super().__init__(name="home", **kwargs)
+        for name in names():
+            try:
+                rules = rules_for(name)
+            except ImportError:  # a game still on its way: list it, not playable
+                continue
+            choice = GameChoice(game=name, title=rules.title, home=self)
+            choice.seats = f"{rules.min_players}–{rules.max_players} players"
+            self.ids.games.add_widget(choice)
+        for player in self.app.last_players() or (Player("Player 1", PALETTE[0]), Player("Player 2", PALETTE[1])):
+            self.add_player(player.name, player.colour)
+        self.refresh()
+
+    # -- seats -----------------------------------------------------------------
+
+    @property
+    def rows(self) -> list[PlayerRow]:
+        return list(reversed(self.ids.players.children))
+
+    def add_player(self, name: str = "", colour: str = "") -> None:
+        rows = self.rows
+        if len(rows) >= MAX_SEATS:
+            self.notice = f"At most {MAX_SEATS} players fit around the table."
+            return
+        taken = {row.colour for row in rows}
+        colour = colour or next(c for c in PALETTE if c not in taken)
+        row = PlayerRow(name=name or f"Player {len(rows) + 1}", colour=colour, home=self)
+        self.ids.players.add_widget(row)
+        self._renumber()
+
+    def remove_player(self, row: PlayerRow) -> None:
+        self.ids.players.remove_widget(row)
+        self._renumber()
+
+    def next_colour(self, row: PlayerRow) -> None:
+        taken = {r.colour for r in self.rows if r is not row}
+        start = PALETTE.index(row.colour) if row.colour in PALETTE else -1
+        for step in range(1, len(PALETTE) + 1):
+            candidate = PALETTE[(start + step) % len(PALETTE)]
+            if candidate not in taken:
+                row.colour = candidate
+                return
+
+    def _renumber(self) -> None:
+        for seat, row in enumerate(self.rows, start=1):
+            row.seat = str(seat)
+
+    def options(self) -> Options:
+        return Options(tuple(Player(row.name.strip(), row.colour) for row in self.rows))
+
+    # -- games ---------------------------------------------------------------
+
+    def start(self, game: str) -> None:
+        try:
+            self.app.start_game(game, self.options())
+        except SetupError as problem:
+            self.notice = str(problem)
+
+    def resume(self) -> None:
+        self.app.resume_game()
+
+    def discard(self) -> None:
+        self.app.discard_unfinished()
+        self.refresh()
+
+    def refresh(self) -> None:
+        store = self.app.table.store
+        record = store.unfinished()
+        self.has_resume = record is not None
+        if record is not None:
+            players = ", ".join(p["name"] for p in record.options.get("players", []))
+            try:
+                title = rules_for(record.game).title
+            except (LookupError, ImportError):
+                title = record.game
+            moves = sum(1 for m in store.moves(record.id) if not m.undone)
+            self.resume_text = f"{title} with {players}: {moves} moves, {format_clock(record.elapsed)} played"
+        wins = store.win_counts()
+        self.wins_text = "   ".join(f"{name} {count}" for name, count in list(wins.items())[:8]) or "No games yet."
+        lines = []
+        for game in store.finished(limit=5):
+            winners = ", ".join((game.outcome or {}).get("winners", [])) or "tie"
+            players = ", ".join(p["name"] for p in game.options.get("players", []))
+            lines.append(f"{game.game}: {players}. Won by {winners} ({format_clock(game.elapsed)})")
+        self.history_text = "\n".join(lines)
