@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,17 @@ def xvfb() -> Iterator[str]:
     yield os.environ["DISPLAY"]
     server.terminate()
     server.wait(timeout=10)
+
+
+def _inside_scrollview(widget: Any) -> bool:
+    from kivy.uix.scrollview import ScrollView
+
+    parent = widget.parent
+    while parent is not None and parent is not parent.parent:
+        if isinstance(parent, ScrollView):
+            return True
+        parent = parent.parent
+    return False
 
 
 class Ui:
@@ -107,6 +119,7 @@ class Ui:
         """A real touch at the widget's centre: down, then up."""
         from kivy.tests.common import UnitTestTouch
 
+        self.settle()
         assert widget.get_root_window() is not None, f"{widget!r} is not on screen"
         x, y = widget.to_window(*widget.center)
         touch = UnitTestTouch(x, y)
@@ -114,6 +127,27 @@ class Ui:
         self.frames(1)
         touch.touch_up()
         self.frames(3)
+        if _inside_scrollview(widget):
+            # A ScrollView holds a touch back until it knows it is not a scroll,
+            # then replays it to the child on the clock: give it that time.
+            self.wait(0.35)
+
+    def settle(self, timeout: float = 1.5) -> None:
+        """Run frames until layouts are done and closing popups have left the window."""
+        from kivy.uix.modalview import ModalView
+
+        self.frames(2)
+        end = time.monotonic() + timeout
+        while time.monotonic() < end and any(
+            isinstance(w, ModalView) and not w._is_open for w in self.window.children
+        ):
+            self.frames(1)
+
+    def wait(self, seconds: float) -> None:
+        """Let Kivy run frames for `seconds` of real time (clock-scheduled work)."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.frames(1)
 
     def find(self, root: Any, widget_id: str) -> Any:
         """The widget with kv id `widget_id` anywhere under `root` (LookupError if none)."""

@@ -1,15 +1,64 @@
-"""The shell: home screen, into a game screen and back, with real touches."""
+"""The shell with real touches: home, into a game, the menu, back home, resume."""
 
 from __future__ import annotations
 
-from companion.games import rules_for
+from companion.games import names, rules_for
 
 
-def test_home_to_game_and_back(ui):
+def _game_button(ui, title):
+    return next(
+        w for w in ui.screen.ids.games.walk(restrict=True) if w.__class__.__name__ == "Button" and title in w.text
+    )
+
+
+def test_home_to_a_game_and_back_then_resume(ui):
     home = ui.screen
     assert home.name == "home"
     ui.screenshot("home.png")
-    game_button = next(w for w in home.ids.games.walk(restrict=True) if hasattr(w, "on_release") and "Quin" in getattr(w, "text", ""))
-    ui.tap(game_button)
-    assert ui.screen.name.startswith("game:")
-    ui.tap(ui.find(ui.screen, "menu_button"))
+
+    game = names()[-1]
+    title = rules_for(game).title
+    ui.tap(_game_button(ui, title))
+    screen = ui.screen
+    assert screen.name == f"game:{game}"
+    assert not screen.can_undo and not screen.can_redo
+    ui.screenshot("game-screen.png")
+
+    ui.tap(ui.find(screen, "menu_button"))
+    menu = ui.window.children[0]
+    ui.tap(ui.find(menu, "home_button"))
+    assert ui.screen.name == "home"
+
+    # the game was kept: home offers it for resume, and a tap brings it back
+    assert ui.screen.has_resume and title in ui.screen.resume_text
+    ui.tap(ui.find(ui.screen, "resume_button"))
+    assert ui.screen.name == f"game:{game}"
+
+
+def test_players_are_entered_on_the_home_screen(ui):
+    home = ui.screen
+    for _ in range(5):
+        ui.tap(home.ids.add_player)
+    assert len(home.rows) == 5  # two to start with, never more than five
+    assert "At most 5" in home.notice
+    assert len({row.colour for row in home.rows}) == 5
+    home.rows[0].name = "Ann"
+    options = home.options()
+    assert options.names[0] == "Ann" and len(options.players) == 5
+
+
+def test_two_players_with_one_name_are_refused_with_a_sentence(ui):
+    home = ui.screen
+    for row in home.rows:
+        row.name = "Sam"
+    ui.tap(_game_button(ui, rules_for(names()[-1]).title))
+    assert ui.screen.name == "home"
+    assert "same name" in home.notice
+
+
+def test_the_layout_is_sane_at_1280x720(ui):
+    ui.resize(1280, 720)
+    ui.screenshot("home-1280x720.png")
+    for widget in ui.screen.walk(restrict=True):
+        if widget.__class__.__name__ == "Button" and widget.get_root_window():
+            assert widget.height >= 48 and widget.width >= 48, f"{widget.text!r} is too small to tap"

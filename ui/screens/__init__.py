@@ -14,8 +14,6 @@ from kivy.lang import Builder
 
 from ui.screens.base import GameScreen
 
-_HERE = Path(__file__).parent
-
 SCREENS: dict[str, str] = {
     "quintet": "ui.screens.quintet:QuintetScreen",
     "quin": "ui.screens.quin:QuinScreen",
@@ -40,7 +38,12 @@ def screen_class(game: str) -> type[GameScreen]:
     if target is None:
         return GameScreen
     module_name, class_name = target.split(":")
-    module = importlib.import_module(module_name)
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as missing:
+        if missing.name != module_name:
+            raise
+        return GameScreen  # the game's own screen has not landed yet
     load_kv(Path(module.__file__ or "").with_suffix(".kv"))
     cls: type[GameScreen] = getattr(module, class_name)
     return cls

@@ -61,10 +61,11 @@ class HomeScreen(Screen):
         for name in names():
             try:
                 rules = rules_for(name)
-            except ImportError:  # a game still on its way: list it, not playable
+            except (ImportError, AttributeError):  # a game still on its way: not listed yet
                 continue
             choice = GameChoice(game=name, title=rules.title, home=self)
-            choice.seats = f"{rules.min_players}–{rules.max_players} players"
+            low, high = rules.min_players, rules.max_players
+            choice.seats = f"{low} players" if low == high else f"{low}–{high} players"
             self.ids.games.add_widget(choice)
         for player in self.app.last_players() or (Player("Player 1", PALETTE[0]), Player("Player 2", PALETTE[1])):
             self.add_player(player.name, player.colour)

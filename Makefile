@@ -1,0 +1,86 @@
+# Tabletop Companion. `make run` and `make test` do all set-up themselves on a
+# fresh Debian or Raspberry Pi OS: system packages (installed when missing and
+# root, otherwise named), the virtual environment and the Python packages.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+ARCH   := $(shell uname -m)
+ON_PI  := $(shell test -e /proc/device-tree/model && grep -qi 'raspberry pi' /proc/device-tree/model && echo yes)
+
+# What Kivy's wheel needs from the system (it bundles SDL2 itself), and for tests a virtual screen.
+RUN_DEBS  := python3-venv libgl1 libegl1 libgles2 libmtdev1 libgbm1 libdrm2
+TEST_DEBS := xvfb
+PI_DEBS   := python3-lgpio
+
+# On a Pi the venv also sees Raspberry Pi OS's python3-lgpio (the lgpio pin factory).
+VENV_FLAGS := $(if $(ON_PI),--system-site-packages,)
+
+INSTALL_DIR ?= /opt/tabletop-companion
+SERVICE_USER ?= companion
+
+.PHONY: run test lint bench install system-deps test-deps clean
+
+run: system-deps $(STAMP)
+	$(BIN)/companion run
+
+test: system-deps test-deps $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -n 2 --dist loadfile
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+bench: system-deps test-deps $(STAMP)
+	$(BIN)/python -m bench
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+# Install the Debian packages named in $(1) when missing: as root directly,
+# otherwise say exactly what to run and stop.
+define need_debs
+	@missing=""; for p in $(1); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing system packages:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "Missing system packages:$$missing"; \
+	    echo "Install them with:  sudo apt-get install$$missing"; exit 1; \
+	  fi; \
+	fi
+endef
+
+system-deps:
+	@command -v dpkg-query >/dev/null || { echo "Not a Debian system: install Kivy's SDL2/OpenGL libraries and Xvfb by hand."; exit 0; }
+	$(call need_debs,$(RUN_DEBS) $(if $(ON_PI),$(PI_DEBS),))
+
+test-deps:
+	@command -v dpkg-query >/dev/null || exit 0
+	$(call need_debs,$(TEST_DEBS))
+
+# On the Pi, as root: the app in $(INSTALL_DIR), a service user, the systemd unit.
+install: system-deps
+	@test "$$(id -u)" = 0 || { echo "make install needs root: sudo make install"; exit 1; }
+	id -u $(SERVICE_USER) >/dev/null 2>&1 || useradd --system --create-home --home-dir /var/lib/$(SERVICE_USER) \
+	    --shell /usr/sbin/nologin $(SERVICE_USER)
+	for g in gpio dialout video input render; do getent group $$g >/dev/null && usermod -aG $$g $(SERVICE_USER); done
+	mkdir -p $(INSTALL_DIR)
+	cp -r pyproject.toml README.md companion ui hardware systemd $(INSTALL_DIR)/
+	$(PYTHON) -m venv $(VENV_FLAGS) $(INSTALL_DIR)/.venv
+	$(INSTALL_DIR)/.venv/bin/pip install --quiet $(INSTALL_DIR)
+	sed 's#@INSTALL_DIR@#$(INSTALL_DIR)#g; s#@USER@#$(SERVICE_USER)#g' systemd/tabletop-companion.service \
+	    > /etc/systemd/system/tabletop-companion.service
+	systemctl daemon-reload
+	systemctl enable --now tabletop-companion.service
+	@echo "Installed. Logs: journalctl -u tabletop-companion -f"
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis

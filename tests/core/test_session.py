@@ -1,0 +1,195 @@
+"""The session: store before show, undo/redo, resume, dice that stay rolled, the clock."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.dice import RandomDice
+from companion.game import Options, RuleError, SetupError
+from companion.session import Session
+from companion.store import Store
+
+
+class FakeClock:
+    """Time we move by hand (the session takes any callable)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def start(store, *names, seed=1, clock=None, **settings):
+    return Session.start(
+        store, "tiny", Options.for_names(*names, **settings), dice=RandomDice.seeded(seed), clock=clock or FakeClock()
+    )
+
+
+def test_an_accepted_action_is_on_disk_before_observers_hear_of_it(tiny, tmp_path):
+    store = Store.open(tmp_path / "games.db")
+    session = start(store, "Ann", "Bo")
+    seen_on_disk = []
+    session.subscribe(lambda s: seen_on_disk.append(len(Store.open(tmp_path / "games.db").moves(s.game_id))))
+    session.act({"type": "roll", "player": "Ann"})
+    assert seen_on_disk == [1]
+
+
+def test_an_illegal_action_changes_nothing_and_says_why(tiny):
+    store = Store.in_memory()
+    session = start(store, "Ann", "Bo")
+    before = session.state
+    with pytest.raises(RuleError, match="Ann's turn"):
+        session.act({"type": "roll", "player": "Bo"})
+    assert session.state == before
+    assert store.moves(session.game_id) == []
+
+
+def test_seats_are_checked_before_anything_is_written(tiny):
+    store = Store.in_memory()
+    with pytest.raises(SetupError, match="2 to 5 players; 1 are seated"):
+        start(store, "Ann")
+    with pytest.raises(SetupError, match="same name"):
+        start(store, "Ann", "Ann")
+    with pytest.raises(SetupError, match="target"):
+        start(store, "Ann", "Bo", target=0)
+    assert store.unfinished() is None
+
+
+def test_undo_never_rerolls(tiny):
+    session = start(Store.in_memory(), "Ann", "Bo", seed=5)
+    first = session.act({"type": "roll", "player": "Ann"})[0]["value"]
+    session.undo()
+    again = session.act({"type": "roll", "player": "Ann"})[0]["value"]
+    assert again == first
+
+
+def test_undo_then_other_action_keeps_the_dice_for_the_next_roll(tiny):
+    session = start(Store.in_memory(), "Ann", "Bo", seed=5)
+    rolled = session.act({"type": "roll", "player": "Ann"})[0]["value"]
+    session.undo()
+    session.act({"type": "pass", "player": "Ann"})
+    assert session.act({"type": "roll", "player": "Bo"})[0]["value"] == rolled
+
+
+def test_redo_restores_the_same_events(tiny):
+    session = start(Store.in_memory(), "Ann", "Bo", seed=3)
+    events = session.act({"type": "roll", "player": "Ann"})
+    state = session.state
+    assert session.undo() and session.can_redo
+    assert session.redo()
+    assert session.state == state
+    assert session.moves[-1].events == tuple(events)
+    assert not session.redo()
+
+
+def test_a_new_action_drops_the_redo_stack(tiny):
+    session = start(Store.in_memory(), "Ann", "Bo")
+    session.act({"type": "pass", "player": "Ann"})
+    session.undo()
+    session.act({"type": "roll", "player": "Ann"})
+    assert not session.can_redo
+
+
+def test_resume_finds_the_game_exactly_where_it_was(tiny, tmp_path):
+    path = tmp_path / "games.db"
+    with Store.open(path) as store:
+        session = start(store, "Ann", "Bo", "Cy", seed=9)
+        for name in ("Ann", "Bo", "Cy", "Ann"):
+            last = session.act({"type": "roll", "player": name})
+        session.undo()
+        live_state, live_redo = session.state, session.can_redo
+    with Store.open(path) as store:
+        resumed = Session.resume(store, dice=RandomDice.seeded(0))
+        assert resumed is not None
+        assert resumed.state == live_state
+        assert resumed.can_redo == live_redo
+        # the undone roll comes back with its dice, even with other dice now
+        assert resumed.redo()
+        assert resumed.moves[-1].events == tuple(last)
+
+
+def test_finished_games_go_to_the_history_and_win_counts(tiny, tmp_path):
+    clock = FakeClock()
+    with Store.open(tmp_path / "games.db") as store:
+        session = start(store, "Ann", "Bo", target=1, clock=clock)
+        clock.now += 90
+        session.act({"type": "roll", "player": "Ann"})
+        assert session.outcome is not None and session.outcome.winners == ("Ann",)
+        assert store.unfinished() is None
+        [game] = store.finished()
+        assert game.elapsed == pytest.approx(90)
+        assert store.win_counts() == {"Ann": 1}
+        session.undo()  # a mistaken last move: the game is open again
+        assert store.unfinished() is not None
+        assert store.win_counts() == {}
+
+
+def test_the_clock_pauses(tiny):
+    clock = FakeClock()
+    session = start(Store.in_memory(), "Ann", "Bo", clock=clock)
+    clock.now += 10
+    session.pause_clock()
+    clock.now += 500
+    assert session.elapsed == pytest.approx(10)
+    session.resume_clock()
+    clock.now += 5
+    assert session.elapsed == pytest.approx(15)
+
+
+def test_the_clock_survives_a_restart(tiny, tmp_path):
+    clock = FakeClock()
+    with Store.open(tmp_path / "g.db") as store:
+        session = start(store, "Ann", "Bo", clock=clock)
+        clock.now += 42
+        session.act({"type": "pass", "player": "Ann"})
+    clock.now += 3600  # the plug was out for an hour: not play time
+    with Store.open(tmp_path / "g.db") as store:
+        resumed = Session.resume(store, clock=clock)
+        assert resumed is not None
+        assert resumed.elapsed == pytest.approx(42)
+
+
+def test_secrets_only_in_the_private_view(tiny):
+    session = start(Store.in_memory(), "Ann", "Bo")
+    assert "secret-of-Ann" in str(session.private_view("Ann"))
+    assert "secret-of-Ann" not in str(session.private_view("Bo"))
+    assert "secret" not in str(session.public_view())
+
+
+actions = st.lists(
+    st.one_of(
+        st.fixed_dictionaries({"type": st.sampled_from(["roll", "pass", "jump"]), "player": st.sampled_from(["Ann", "Bo", "Zed"])}),
+        st.just({"type": "undo"}),
+        st.just({"type": "redo"}),
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(script=actions, seed=st.integers(0, 2**16))
+def test_replay_equals_live_play(script, seed, tmp_path_factory):
+    from tinygame import registered
+
+    registered()
+    path = tmp_path_factory.mktemp("replay") / "g.db"
+    with Store.open(path) as store:
+        session = start(store, "Ann", "Bo", seed=seed, target=30)
+        for action in script:
+            before = session.state
+            if action["type"] == "undo":
+                session.undo()
+            elif action["type"] == "redo":
+                session.redo()
+            else:
+                try:
+                    session.act(action)
+                except RuleError:
+                    assert session.state == before
+        live = (session.state, session.can_undo, session.can_redo)
+    with Store.open(path) as store:
+        replayed = Session.load(store, session.game_id)
+        assert (replayed.state, replayed.can_undo, replayed.can_redo) == live
