@@ -33,11 +33,19 @@ class CompanionApp(App):
 
     title = "Tabletop Companion"
 
-    def __init__(self, table: Table, *, on_first_frame: Callable[[], None] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        table: Table,
+        *,
+        on_first_frame: Callable[[], None] | None = None,
+        start_hardware: Callable[[Table], list[str]] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         self.table = table
         self.session: Session | None = None
         self._on_first_frame = on_first_frame
+        self._start_hardware = start_hardware
 
     # -- Kivy's hooks ------------------------------------------------------------
 
@@ -64,6 +72,13 @@ class CompanionApp(App):
         systemd_notify.notify("READY=1")
         if self._on_first_frame:
             self._on_first_frame()
+        if self._start_hardware:
+            Clock.schedule_once(lambda _dt: self._hardware(), 0)
+
+    def _hardware(self) -> None:
+        notices = self._start_hardware(self.table) if self._start_hardware else []
+        self.table.notices.extend(notices)
+        self.home.notice = " ".join(self.table.notices)
 
     def on_stop(self) -> None:
         if self.session is not None:

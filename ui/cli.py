@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -188,7 +189,7 @@ def history(_args: argparse.Namespace) -> int:
 # -- run --------------------------------------------------------------------------
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, *, on_first_frame: Callable[[], None] | None = None) -> int:
     """Open the app. Kivy is imported last, after its environment is set."""
     appliance = bool(getattr(args, "appliance", False))
     width, height = _size(getattr(args, "size", "800x480"))
@@ -204,31 +205,36 @@ def run(args: argparse.Namespace) -> int:
     from ui.dispatch import clock_dispatcher
 
     table.dispatch = clock_dispatcher
-    CompanionApp(table).run()
+    CompanionApp(table, on_first_frame=on_first_frame, start_hardware=start_hardware).run()
     return 0
 
 
 def build_table(*, db: Path | None = None, seed: int | None = None, simulated: bool = False) -> Any:
-    """Everything the app needs, each problem turned into a notice rather than a crash."""
-    from hardware import pins
+    """Everything the app needs but the hardware, each problem a notice rather than a crash."""
     from ui.table import Table
 
     config, notices = config_file.load(paths.config_path())
+    if simulated:
+        config = replace(config, mode="simulated")
     store = Store.open(db or paths.database_path())
     if store.notice:
         notices.append(store.notice)
-    choice = pins.choose("simulated" if simulated else config.mode)
-    if choice.simulated:
-        notices.append(choice.reason)
     dice = RandomDice.seeded(seed) if seed is not None else RandomDice()
-    return Table(
-        store=store,
-        config=config,
-        dice=dice,
-        notices=notices,
-        pin_factory=choice.factory,
-        simulated=choice.simulated,
-    )
+    return Table(store=store, config=config, dice=dice, notices=notices)
+
+
+def start_hardware(table: Any) -> list[str]:
+    """Open the pins (lgpio on a Pi, mock elsewhere) once the first screen is up.
+
+    Done after the first frame so that the table sees the app at once; the
+    notices it returns (simulated hardware, a busy chip) appear on the home screen.
+    """
+    from hardware import pins
+
+    choice = pins.choose(table.config.mode)
+    table.pin_factory = choice.factory
+    table.simulated = choice.simulated
+    return [choice.reason] if choice.simulated else []
 
 
 def _size(text: str) -> tuple[int, int]:

@@ -8,9 +8,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from tinygame import RULES  # noqa: E402
+from tinygame import RULES
 
-from companion.games import register, unregister  # noqa: E402
+from companion.games import register, unregister
 
 
 @pytest.fixture

@@ -11,12 +11,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from tinygame import registered  # noqa: E402
+from tinygame import registered
 
-from companion.dice import RandomDice  # noqa: E402
-from companion.game import Options  # noqa: E402
-from companion.session import Session  # noqa: E402
-from companion.store import Store  # noqa: E402
+from companion.dice import RandomDice
+from companion.game import Options
+from companion.session import Session
+from companion.store import Store
 
 
 def main(path: str) -> None:

@@ -45,4 +45,6 @@ def _top_level_imports(folder: str) -> set[tuple[str, str]]:
 def test_only_ui_imports_kivy_and_only_hardware_imports_devices():
     assert not {(f, m) for f, m in _top_level_imports("hardware") if m in {"kivy", "ui"}}
     assert not {(f, m) for f, m in _top_level_imports("ui") if m in {"gpiozero", "serial", "lgpio"}}
-    assert not {(f, m) for f, m in _top_level_imports("companion") if m in {"kivy", "gpiozero", "serial", "ui", "hardware"}}
+    assert not {
+        (f, m) for f, m in _top_level_imports("companion") if m in {"kivy", "gpiozero", "serial", "ui", "hardware"}
+    }

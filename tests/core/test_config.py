@@ -23,7 +23,9 @@ def test_the_readme_example_is_valid_and_means_the_defaults():
 
 def test_a_good_file(tmp_path):
     path = tmp_path / "c.toml"
-    path.write_text('[race]\nbuttons = [5, 6]\nleds = [13, 19]\nbuzzer = 26\ntie_window_ms = 2.5\n[games.quark]\nx = 1\n')
+    path.write_text(
+        "[race]\nbuttons = [5, 6]\nleds = [13, 19]\nbuzzer = 26\ntie_window_ms = 2.5\n[games.quark]\nx = 1\n"
+    )
     parsed, problems = config.load(path)
     assert problems == []
     assert parsed.race == RaceConfig((5, 6), (13, 19), 26, 2.5)
@@ -61,7 +63,7 @@ def test_a_file_that_is_not_toml_still_starts(tmp_path):
 
 def test_a_bad_game_table_is_left_out_not_fatal(tmp_path):
     path = tmp_path / "c.toml"
-    path.write_text('[games]\nquin = 3\n[race]\nbuttons = [5, 6]\n')
+    path.write_text("[games]\nquin = 3\n[race]\nbuttons = [5, 6]\n")
     parsed, problems = config.load(path)
     assert parsed.race.buttons == (5, 6) and parsed.mode == "auto"
     assert problems == ["Config file: games.quin must be a table; ignored."]

@@ -161,7 +161,9 @@ def test_secrets_only_in_the_private_view(tiny):
 
 actions = st.lists(
     st.one_of(
-        st.fixed_dictionaries({"type": st.sampled_from(["roll", "pass", "jump"]), "player": st.sampled_from(["Ann", "Bo", "Zed"])}),
+        st.fixed_dictionaries(
+            {"type": st.sampled_from(["roll", "pass", "jump"]), "player": st.sampled_from(["Ann", "Bo", "Zed"])}
+        ),
         st.just({"type": "undo"}),
         st.just({"type": "redo"}),
     ),

@@ -1,0 +1,215 @@
+"""`make bench`: start-up and memory against bare Kivy, the log's append and replay, then each bench_*.py.
+
+Every figure is printed beside a baseline measured in the same run (these
+machines are shared and noisy), and as a ratio to it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.dice import RandomDice
+from companion.game import Options
+from companion.session import Session
+from companion.store import Store
+
+HERE = Path(__file__).parent
+
+
+def line(label: str, value: str, baseline: str = "", ratio: float | None = None, goal: str = "") -> str:
+    text = f"{label:<46} {value:>14}"
+    if baseline:
+        text += f"   baseline {baseline:>12}"
+    if ratio is not None:
+        text += f"   ratio {ratio:5.2f}"
+    if goal:
+        text += f"   (goal {goal})"
+    return text
+
+
+# -- start-up and memory ----------------------------------------------------------
+
+
+def _xvfb() -> subprocess.Popen[bytes] | None:
+    if os.environ.get("DISPLAY"):
+        return None
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        os.environ["DISPLAY"] = ":" + pipe.readline().strip()
+    return server
+
+
+def _first_frame(which: Sequence[str], home: str) -> tuple[float, int]:
+    (Path(home) / "config" / "kivy").mkdir(parents=True, exist_ok=True)
+    env = {
+        **os.environ,
+        "COMPANION_HOME": home,
+        "KIVY_HOME": str(Path(home) / "config" / "kivy"),
+        "KIVY_NO_CONSOLELOG": "1",
+        "BENCH_T0": repr(time.time()),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.first_frame", *which],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        cwd=HERE.parent,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(which)} failed to start:\n{done.stdout[-1500:]}{done.stderr[-2000:]}")
+    seconds, peak_kib = done.stdout.split()[-2:]
+    return float(seconds), int(peak_kib)
+
+
+def startup(rounds: int = 7) -> list[str]:
+    server = _xvfb()
+    home = tempfile.mkdtemp(prefix="bench-home-")
+    try:
+        db = str(Path(home) / "games.db")
+        _first_frame(["hello"], home)  # warm the file cache for both
+        _first_frame(["companion", "--db", db], home)
+        hello, ours = [], []
+        for _ in range(rounds):  # interleaved, so drift hits both alike
+            hello.append(_first_frame(["hello"], home))
+            ours.append(_first_frame(["companion", "--db", db], home))
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+        if server:
+            server.terminate()
+    t_hello = statistics.median(t for t, _ in hello)
+    t_ours = statistics.median(t for t, _ in ours)
+    m_hello = statistics.median(m for _, m in hello)
+    m_ours = statistics.median(m for _, m in ours)
+    return [
+        line(
+            "start-up to first frame of home (median)", f"{t_ours:.3f} s", f"{t_hello:.3f} s", t_ours / t_hello, "≤ 1.5"
+        ),
+        line(
+            "peak memory (median)", f"{m_ours / 1024:.1f} MiB", f"{m_hello / 1024:.1f} MiB", m_ours / m_hello, "≤ 1.3"
+        ),
+    ]
+
+
+# -- the log --------------------------------------------------------------------------
+
+
+class _Tally:
+    """A bench-only game: every action is one event adding a die to a total."""
+
+    name, title, min_players, max_players = "bench-tally", "Tally", 1, 5
+
+    def setup(self, options: Options) -> tuple[int, int]:
+        return (0, 0)
+
+    def decide(self, state: Any, action: Any, dice: Any) -> list[dict[str, Any]]:
+        return [{"type": "added", "value": dice.roll(6), "note": action.get("note", "")}]
+
+    def evolve(self, state: tuple[int, int], event: Any) -> tuple[int, int]:
+        return (state[0] + 1, state[1] + event["value"])
+
+    def public_view(self, state: Any) -> dict[str, Any]:
+        return {"count": state[0], "total": state[1]}
+
+    def private_view(self, state: Any, player: str) -> dict[str, Any]:
+        return self.public_view(state)
+
+    def outcome(self, state: Any) -> None:
+        return None
+
+    def current_player(self, state: Any) -> None:
+        return None
+
+
+def log(appends: int = 300, replayed: int = 10_000) -> list[str]:
+    from companion.games import register
+
+    register(_Tally())  # type: ignore[arg-type]
+    folder = Path(tempfile.mkdtemp(prefix="bench-log-"))
+    try:
+        # baseline: a bare INSERT + COMMIT with the same durability settings
+        bare = sqlite3.connect(folder / "bare.db", isolation_level=None)
+        bare.execute("PRAGMA journal_mode=WAL")
+        bare.execute("PRAGMA synchronous=FULL")
+        bare.execute("CREATE TABLE t (a TEXT)")
+        payload = json.dumps({"type": "add", "note": "x" * 40})
+        bare_times, our_times = [], []
+        store = Store.open(folder / "games.db")
+        session = Session.start(store, "bench-tally", Options.for_names("Ann"), dice=RandomDice.seeded(1))
+        for _ in range(appends):
+            t0 = time.perf_counter()
+            bare.execute("BEGIN")
+            bare.execute("INSERT INTO t VALUES (?)", (payload,))
+            bare.execute("COMMIT")
+            t1 = time.perf_counter()
+            session.act({"type": "add", "note": "x" * 40})
+            t2 = time.perf_counter()
+            bare_times.append(t1 - t0)
+            our_times.append(t2 - t1)
+        bare.close()
+
+        # a long game: 10,000 events, then fold it again from the file
+        with store._transaction() as db:
+            db.executemany(
+                "INSERT INTO moves (game_id, seq, action, events, draws, at) VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    (session.game_id, seq, payload, json.dumps([{"type": "added", "value": 3, "note": ""}]), "[]", 0.0)
+                    for seq in range(appends, replayed)
+                ),
+            )
+        store.close()
+        t0 = time.perf_counter()
+        with Store.open(folder / "games.db") as again:
+            rows = again._db.execute("SELECT action, events, draws FROM moves").fetchall()
+            [(json.loads(a), json.loads(e), json.loads(d)) for a, e, d in rows]
+        t_read = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        with Store.open(folder / "games.db") as again:
+            loaded = Session.load(again, session.game_id)
+        t_replay = time.perf_counter() - t0
+        assert len(loaded.moves) == replayed
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    ours, base = statistics.median(our_times), statistics.median(bare_times)
+    return [
+        line(
+            "append one action (median, WAL + FULL sync)", f"{ours * 1e3:.2f} ms", f"{base * 1e3:.2f} ms", ours / base
+        ),
+        line(f"replay a {replayed:,}-event log", f"{t_replay:.3f} s", f"{t_read:.3f} s", t_replay / t_read, "< 0.5 s"),
+    ]
+
+
+def main() -> None:
+    sys.path.insert(0, str(HERE.parent))
+    print("Tabletop Companion benchmarks (ours vs a baseline from the same run)\n")
+    for section in (startup, log):
+        for text in section():
+            print(text, flush=True)
+    for path in sorted(HERE.glob("bench_*.py")):
+        module = importlib.import_module(f"bench.{path.stem}")
+        print(f"\n[{path.stem.removeprefix('bench_')}]")
+        for text in module.run():
+            print(text, flush=True)
+
+
+if __name__ == "__main__":
+    main()

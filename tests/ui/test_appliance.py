@@ -1,0 +1,60 @@
+"""The appliance: `companion run` tells systemd READY once the first screen is up, then feeds the watchdog."""
+
+from __future__ import annotations
+
+import configparser
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+UNIT = ROOT / "systemd" / "tabletop-companion.service"
+
+
+def test_run_reports_ready_then_feeds_the_watchdog(xvfb, tmp_path):
+    address = str(tmp_path / "notify.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(address)
+    listener.settimeout(60)
+    env = {
+        **os.environ,
+        "DISPLAY": xvfb,
+        "NOTIFY_SOCKET": address,
+        "WATCHDOG_USEC": "1000000",  # 1 s: fed every 0.5 s
+        "COMPANION_HOME": str(tmp_path / "home"),
+        "KIVY_NO_CONSOLELOG": "1",
+    }
+    env.pop("WATCHDOG_PID", None)
+    app = subprocess.Popen([sys.executable, "-m", "ui.cli", "run"], cwd=ROOT, env=env, stderr=subprocess.PIPE)
+    try:
+        messages = []
+        deadline = time.monotonic() + 60
+        while messages.count("WATCHDOG=1") < 2 and time.monotonic() < deadline:
+            messages.append(listener.recv(256).decode())
+        assert messages[0] == "READY=1", messages
+        assert messages.count("WATCHDOG=1") >= 2
+        assert app.poll() is None, "the app should still be running"
+    finally:
+        app.terminate()
+        app.wait(timeout=20)
+        listener.close()
+    # Kivy's own files went to our directory, not the user's home
+    assert (tmp_path / "home" / "config" / "kivy" / "config.ini").exists()
+
+
+def test_the_unit_restarts_forever_and_runs_as_a_member_of_the_device_groups():
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.optionxform = str  # type: ignore[assignment,method-assign]
+    unit.read(UNIT)
+    service = unit["Service"]
+    assert service["Type"] == "notify"
+    assert int(service["WatchdogSec"]) > 0
+    assert service["Restart"] == "always"
+    assert unit["Unit"]["StartLimitIntervalSec"] == "0"
+    assert set(service["SupplementaryGroups"].split()) == {"gpio", "dialout", "video", "input", "render"}
+    assert service["User"] != "root"
+    assert "--appliance" in service["ExecStart"]
+    assert service["Environment"]  # SDL on KMS/DRM, our own data and config directories
