@@ -189,7 +189,9 @@ class Race:
         """`racer`'s button went down at edge time `at`. Returns the race after it (maybe unchanged)."""
         if racer not in self.racers:
             raise RaceError(f"{racer!r} is not in this race.")
-        if self.phase is Phase.ARMED or (self.phase is Phase.DONE and self.result and self.result.how == "false starts"):
+        if self.phase is Phase.ARMED or (
+            self.phase is Phase.DONE and self.result and self.result.how == "false starts"
+        ):
             return self._maybe_recharge(racer, at)
         if self.phase is Phase.DONE or racer in self.out:
             return self
@@ -255,11 +257,13 @@ class Race:
         assert self.go_at is not None
         go_at = self.go_at
         times = tuple((r, self.time_ms(r)) for r in self.racers)
-        order = sorted(self.presses, key=lambda p: p.at)
+        # Equal times fall back to seat order, never to the order the reports came in.
+        order = sorted(self.presses, key=lambda p: (p.at, self.racers.index(p.racer)))
         first = order[0]
-        tied = tuple(p.racer for p in order if (p.at - first.at) * 1000.0 <= self.tie_window_ms + _EPSILON_MS)
+        close = [p for p in order if (p.at - first.at) * 1000.0 <= self.tie_window_ms + _EPSILON_MS]
+        tied = tuple(r for r in self.racers if any(p.racer == r for p in close))
         if len(tied) > 1:
-            gap = (order[len(tied) - 1].at - first.at) * 1000.0
+            gap = (close[-1].at - first.at) * 1000.0
             sentence = (
                 f"A tie: {_join(tied)} pressed {format_ms(gap)} apart, within the {format_ms(self.tie_window_ms)} "
                 "tie window. Race again!"

@@ -79,10 +79,15 @@ class CompanionApp(App):
         notices = self._start_hardware(self.table) if self._start_hardware else []
         self.table.notices.extend(notices)
         self.home.notice = " ".join(self.table.notices)
+        if self.session is not None and self.table.displays is not None:
+            self.table.displays.attach(self.session)
 
     def on_stop(self) -> None:
         if self.session is not None:
             self.session.pause_clock()
+        for device in (self.table.displays, self.table.race):
+            if device is not None:
+                device.close()
         systemd_notify.notify("STOPPING=1")
 
     def reset(self, table: Table) -> None:
@@ -125,9 +130,12 @@ class CompanionApp(App):
             self.table.store.abandon(record.id, self.table.clock())
 
     def show(self, session: Session) -> GameScreen:
+        self.screens.current = "home"  # so that any earlier game screen can go, even one of the same game
         self._drop_game_screen()
         self.session = session
         session.resume_clock()
+        if self.table.displays is not None:
+            self.table.displays.attach(session)  # each player display shows its own player's view
         screen = screen_class(session.rules.name)(session, self.table, on_home=self.go_home)
         self.screens.add_widget(screen)
         self.screens.current = screen.name
@@ -137,6 +145,8 @@ class CompanionApp(App):
         self.screens.current = "home"
         self._drop_game_screen()
         self.session = None
+        if self.table.displays is not None:
+            self.table.displays.detach()
         self.home.refresh()
 
     def _drop_game_screen(self) -> None:

@@ -32,7 +32,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "display-emulator":
         from hardware.display.emulator import main as emulator_main
 
-        return int(emulator_main(rest) or 0)
+        def window(display: Any) -> int:
+            from ui.display_emulator import run_window
+
+            return run_window(display)
+
+        return int(emulator_main(rest, window=window) or 0)
     if rest:
         parser.error(f"unrecognised arguments: {' '.join(rest)}")
     if args.command == "play":
@@ -230,10 +235,17 @@ def start_hardware(table: Any) -> list[str]:
     notices it returns (simulated hardware, a busy chip) appear on the home screen.
     """
     from hardware import pins
+    from hardware.display.hub import DisplayHub
 
     choice = pins.choose(table.config.mode)
     table.pin_factory = choice.factory
     table.simulated = choice.simulated
+    table.displays = DisplayHub(
+        paths.pairings_path(),
+        call_soon=table.dispatch,
+        ports=table.config.displays.ports,
+        baudrate=table.config.displays.baud,
+    ).start()
     return [choice.reason] if choice.simulated else []
 
 

@@ -346,7 +346,7 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def _cards(state: QuarkState, seat: Seat, needed: int, from_decayed: int, what: str) -> None:
+def _cards(seat: Seat, needed: int, from_decayed: int, what: str) -> None:
     """Refuse unless `seat` has the cards: `from_decayed` decayed ones, the rest from the hand."""
     from_hand = needed - from_decayed
     require(
@@ -501,7 +501,7 @@ def _annihilate(state: QuarkState, action: Action) -> list[Event]:
     rank = _rank(action.get("rank"))
     from_decayed = _whole(action, "decayed", 0, 2, 0)
     seat = state.seats[state.current]
-    _cards(state, seat, 2, from_decayed, "annihilating a pair")
+    _cards(seat, 2, from_decayed, "annihilating a pair")
     bank = state.bank_energy
     wanted = [(player, ANNIHILATION_ENERGY[rank])] + [
         (n, NEIGHBOUR_SHARE) for n in neighbours(state.names, state.current)
@@ -571,7 +571,7 @@ def _create(state: QuarkState, action: Action) -> list[Event]:
             f"costs {cost} ({_plural(cost, 'step')} up): {cost - seat.energy} more energy needed.",
         )
         transform = {"from": source, "to": target, "cost": cost}
-    _cards(state, seat, needed, from_decayed, f"a {particle}")
+    _cards(seat, needed, from_decayed, f"a {particle}")
     event: dict[str, Any] = {
         "type": "created",
         "player": player,
@@ -850,7 +850,7 @@ def _outcome(state: QuarkState) -> Outcome | None:
         names = " and ".join([", ".join(s.player for s in best[:-1]), best[-1].player])
         return Outcome((), Reason.TIE, f"{names} tie on {top} points.")
     winner = best[0]
-    built = f", with {winner.atom.name}" if winner.atom else ""
+    built = f" ({winner.atom.name})" if winner.atom else ""
     return Outcome((winner.player,), Reason.SCORE, f"{winner.player} wins with {top} points{built}.")
 
 

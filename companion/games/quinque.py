@@ -250,6 +250,21 @@ def destinations(state: QuinqueState, at: Pos) -> tuple[Pos, ...]:
     return tuple(found)
 
 
+def _why_no_move(state: QuinqueState, tile: Tile) -> str:
+    why = _why_tile_stays(state, tile)
+    return why or "No free space along that tile's row, column or diagonals keeps the formation in one piece."
+
+
+def why_tile_stays(state: QuinqueState, at: Pos) -> str | None:
+    """Why the tile at `at` cannot move now (a sentence), or None when it has somewhere to go."""
+    tile = state.tile_at(at)
+    if tile is None:
+        return f"There is no tile at {_where(at)}."
+    if state.over or state.step != "move":
+        return "Tiles move after the mark, in the second part of a turn."
+    return None if destinations(state, at) else _why_no_move(state, tile)
+
+
 def movable_tiles(state: QuinqueState) -> tuple[Pos, ...]:
     """Positions of the tiles that have at least one legal destination now."""
     return tuple(t.at for t in state.tiles if destinations(state, t.at))
@@ -506,7 +521,8 @@ class QuinqueRules:
     # -- views ------------------------------------------------------------------------
 
     def public_view(self, state: QuinqueState) -> View:
-        movable = movable_tiles(state)
+        moving = state.step == "move" and not state.over
+        reach = {t.at: destinations(state, t.at) for t in state.tiles} if moving else {}
         return {
             "players": [
                 {"name": name, "parachutes_left": state.parachutes_left[i], "tiles_left": state.tiles_left[i]}
@@ -522,11 +538,13 @@ class QuinqueRules:
                     "skydivers": dict(zip(CORNERS, t.marks, strict=True)),
                     "parachutes": t.parachutes,
                     "marked_this_turn": t.id == state.marked_tile,
+                    # During the move step: why this tile cannot move (None if it can).
+                    "stays": _why_no_move(state, t) if moving and not reach[t.at] else None,
                 }
                 for t in state.tiles
             ],
             "open_spaces": [list(p) for p in open_spaces(state)] if self._may_add(state) else [],
-            "moves": [{"from": list(at), "to": [list(p) for p in destinations(state, at)]} for at in movable],
+            "moves": [{"from": list(at), "to": [list(p) for p in to]} for at, to in reach.items() if to],
             "line": [list(p) for p in state.line],
             "winner": state.winner,
             "both_lined_up": state.both_lined_up,

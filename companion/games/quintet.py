@@ -394,9 +394,7 @@ def _require_rolled(state: QuintetState) -> None:
 def _require_no_open_alliances(state: QuintetState) -> None:
     if state.alliances:
         could = " or ".join(f"{p.by} capturing {p.of}" for p in state.alliances)
-        raise RuleError(
-            f"First settle the new circle's alliances (rule 8): record {could}, or say there are none."
-        )
+        raise RuleError(f"First settle the new circle's alliances (rule 8): record {could}, or say there are none.")
 
 
 def _not_now(state: QuintetState, sentence: str) -> str:
@@ -492,9 +490,7 @@ def _on_rolled_on(state: QuintetState, event: Event) -> QuintetState:
             news=f"{news} Everyone is on the board: {first} rolls.",
         )
     nxt = state.next_seat(player, [p for p in state.seats if p not in done])
-    return replace(
-        state, rolled_on=rolled_on, current=nxt, rolls=state.rolls + 1, news=f"{news} {nxt} rolls on next."
-    )
+    return replace(state, rolled_on=rolled_on, current=nxt, rolls=state.rolls + 1, news=f"{news} {nxt} rolls on next.")
 
 
 def _on_turn_ended(state: QuintetState, event: Event) -> QuintetState:

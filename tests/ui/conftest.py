@@ -100,7 +100,7 @@ class Ui:
 
     def resize(self, width: int, height: int) -> None:
         self.window.size = (width, height)
-        self.frames(4)
+        self.wait(0.5)  # Xvfb needs a moment before a grown window draws cleanly
 
     def frames(self, count: int = 3) -> None:
         """Let Kivy run `count` frames (layout, clock callbacks, drawing)."""

@@ -8,10 +8,17 @@ taken, what has been revealed, and the powers' limits.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
-from companion.games.quin.pieces import ACCELERATED_MOVES, LABELS, MEMORY_SWAPS, MOVES, SHADOW, counts
+from companion.games.quin.pieces import (
+    ACCELERATED_MOVES,
+    ARTIFICIAL_LIGHT,
+    LABELS,
+    MEMORY_SWAPS,
+    MOVES,
+    SHADOW,
+    counts,
+)
 
 PieceKey = tuple[str, str]
 """A piece named by its owner and label, e.g. ``("Ann", "7")``."""
@@ -166,7 +173,7 @@ class QuinState:
         """The piece's Moves # now (Artificial Lights speed up), None while it has no identity."""
         if piece.identity is None:
             return None
-        if piece.identity == "Artificial Light" and self.accelerated(piece.owner):
+        if piece.identity == ARTIFICIAL_LIGHT and self.accelerated(piece.owner):
             return ACCELERATED_MOVES
         return MOVES[piece.identity]
 
@@ -183,6 +190,3 @@ class QuinState:
 
     def with_step(self, sentence: str) -> QuinState:
         return replace(self, this_turn=replace(self.this_turn, steps=(*self.this_turn.steps, sentence)))
-
-    def __iter__(self) -> Iterator[Piece]:
-        return iter(self.pieces)

@@ -1,0 +1,585 @@
+"""The race buttons, their lights and the buzzer: gpiozero devices on an injected pin factory.
+
+Two layers, as gpiozero has them:
+
+- `RaceButtons` owns the devices (one `RaceButton` per player, an `LED` in
+  each button, a shared `Buzzer`) built from a plain pin map with the
+  `pin_factory` it is given. It reports each button's *debounced* presses
+  and releases, each stamped with the time of the first raw edge.
+- `RaceController` runs one race (`companion.race.Race`) on those buttons:
+  countdown and GO on the lights and buzzer, presses into the race, and
+  every change handed to the UI through the `call_soon` dispatcher it is
+  given. It never touches a widget.
+
+Why the edges are taken from the pin, and debounced here:
+
+- ``Button.when_pressed`` callbacks get no timestamp: by the time one runs,
+  "now" is whenever gpiozero's thread got round to it. Two presses 1 ms apart
+  can be reported in either order. `RaceButton` overrides the device's pin
+  handler, which receives ``(ticks, state)`` from the pin factory: the edge
+  time as close to the pin as the factory gives it (the kernel's timestamp
+  of the GPIO interrupt with lgpio; the moment of ``drive_low()`` on a mock pin).
+- lgpio's own debounce reports an edge only once the line has been stable for
+  the debounce period and stamps it *then*: the winner's time would be
+  falsified by however long their switch chattered. gpiozero's mock pins
+  ignore ``bounce_time`` altogether. So the devices are built with
+  ``bounce_time=None`` and `EdgeFilter` debounces after the fact: the first
+  edge of a press is accepted at once with its own time; edges that follow
+  within the settle time (20 ms) are chatter and ignored.
+
+The edge clock: ticks are turned into seconds since this object was made
+with the factory's ``ticks_diff``, and GO is stamped with the factory's
+``ticks()`` on the same scale. On lgpio the edge ticks are the kernel's
+event timestamps and ``ticks()`` is ``time.monotonic()``: both CLOCK_MONOTONIC
+on current kernels, but kernels before 5.7 stamped events with CLOCK_REALTIME.
+So the first edge is compared with the factory's clock; if they are further
+apart than any delivery delay could explain, the offset is measured once and
+added to every edge (a warning is logged). Edges stay exact relative to each
+other; GO is then off by at most that first edge's delivery delay.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gpiozero import LED, Buzzer, DigitalInputDevice, Factory
+from gpiozero.pins.mock import MockFactory
+
+from companion.race import DEFAULT_COUNTDOWN, DEFAULT_DELAY_RANGE, DEFAULT_TIE_WINDOW_MS, Phase, Race, RaceError
+
+log = logging.getLogger(__name__)
+
+SETTLE_S = 0.020
+"""A switch may chatter for up to this long after an edge; what follows within it is one press."""
+
+CLOCK_MISMATCH_S = 1.0
+"""An edge stamped further than this from the factory's clock comes from another clock (see `RaceButtons`)."""
+
+Dispatcher = Callable[[Callable[[], None]], None]
+EdgeListener = Callable[[int, bool, float], None]  # (button index, pressed, edge time in seconds)
+
+
+class EdgeFilter:
+    """Debounce one button by edge times, keeping the time of the first raw edge.
+
+    A change of level is accepted when the line had been quiet (no raw edge)
+    for `settle` seconds before it; it is then reported at that edge's own
+    time. Edges within `settle` of the previous raw edge are chatter: they
+    only update the remembered raw level. If chatter ends on the other level
+    (a very short tap), that change is reported once the line has been quiet
+    for `settle` (by `poll`, or before the next edge is handled), stamped at
+    the moment it became stable. Not thread-safe: `RaceButtons` locks around it.
+    """
+
+    def __init__(self, settle: float = SETTLE_S, pressed: bool = False) -> None:
+        self.settle = settle
+        self.pressed = pressed  # the debounced state
+        self._raw = pressed
+        self._last_edge: float | None = None
+
+    def edge(self, at: float, pressed: bool) -> list[tuple[bool, float]]:
+        """A raw edge to level `pressed` at time `at`; returns the accepted changes ``(pressed, at)``."""
+        changes = self.poll(at)
+        quiet = self._last_edge is None or at - self._last_edge >= self.settle
+        self._raw = pressed
+        self._last_edge = at
+        if quiet and pressed != self.pressed:
+            self.pressed = pressed
+            changes.append((pressed, at))
+        return changes
+
+    def poll(self, now: float) -> list[tuple[bool, float]]:
+        """Settle a change that chatter left pending, if the line has been quiet long enough."""
+        if self._raw != self.pressed and self._last_edge is not None and now - self._last_edge >= self.settle:
+            self.pressed = self._raw
+            return [(self.pressed, self._last_edge + self.settle)]
+        return []
+
+
+class RaceButton(DigitalInputDevice):
+    """A push button (pin to ground, internal pull-up) that reports every raw edge with the factory's ticks.
+
+    gpiozero hands ``(ticks, state)`` to the device's pin handler and then
+    drops the ticks; this keeps them. It is a `DigitalInputDevice` rather than
+    a `Button` because a Button's hold thread takes up to a second to stop
+    while the button is down, and the race has no use for hold events.
+    """
+
+    def __init__(self, pin: Any, *, on_edge: Callable[[Any, bool], None], pin_factory: Factory) -> None:
+        self._on_edge = on_edge
+        # bounce_time=None: lgpio's debounce would report late; the mock ignores it anyway.
+        super().__init__(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+
+    @property
+    def is_pressed(self) -> bool:
+        """The line reads pressed right now (no debounce)."""
+        return bool(self.is_active)
+
+    def _pin_changed(self, ticks: Any, state: Any) -> None:
+        self._on_edge(ticks, bool(self._state_to_value(state)))
+        super()._pin_changed(ticks, state)
+
+
+def _get(pins: Any, key: str, default: Any = None) -> Any:
+    if isinstance(pins, Mapping):
+        return pins.get(key, default)
+    return getattr(pins, key, default)
+
+
+class RaceButtons:
+    """The players' race buttons (and the lights in them, and the buzzer).
+
+    `pins` is a plain map (or an object with these attributes, such as the
+    config's ``RaceConfig``)::
+
+        {"buttons": [17, 27], "leds": [22, 23], "buzzer": 24}
+
+    Button *i* belongs to the *i*-th seated player. LEDs and buzzer are
+    optional. Each button connects its pin to ground (internal pull-up).
+    """
+
+    def __init__(self, pins: Any, *, pin_factory: Factory, settle_s: float = SETTLE_S) -> None:
+        if pin_factory is None:
+            raise ValueError("RaceButtons needs a pin_factory (see hardware.pins.choose).")
+        button_pins = list(_get(pins, "buttons") or ())
+        if len(button_pins) < 2:
+            raise ValueError(f"The race needs at least two button pins, not {button_pins!r}.")
+        led_pins = list(_get(pins, "leds") or ())
+        if led_pins and len(led_pins) != len(button_pins):
+            raise ValueError(f"Give one LED pin per button ({len(button_pins)}), not {led_pins!r}.")
+        self.factory = pin_factory
+        self.pins = {"buttons": button_pins, "leds": led_pins, "buzzer": _get(pins, "buzzer")}
+        self._lock = threading.Lock()
+        self._listeners: list[EdgeListener] = []
+        self._closed = False
+        self._epoch = pin_factory.ticks()
+        self._edge_offset: float | None = None  # edge clock -> factory clock, measured on the first edge
+        self.buttons: list[RaceButton] = []
+        self.leds: list[LED] = []
+        self.buzzer: Buzzer | None = None
+        self._filters: list[EdgeFilter] = []
+        self._changed: list[bool] = []
+        try:
+            for index, pin in enumerate(button_pins):
+                self.buttons.append(RaceButton(pin, on_edge=self._edge_handler(index), pin_factory=pin_factory))
+            with self._lock:  # edges may already be arriving on gpiozero's thread
+                self._filters = [EdgeFilter(settle_s, pressed=b.is_pressed) for b in self.buttons]
+                self._changed = [False] * len(self.buttons)
+            self.leds = [LED(pin, pin_factory=pin_factory) for pin in led_pins]
+            buzzer = self.pins["buzzer"]
+            self.buzzer = Buzzer(buzzer, pin_factory=pin_factory) if buzzer is not None else None
+        except Exception:
+            self.close()
+            raise
+
+    # -- edges ------------------------------------------------------------------------
+
+    def _edge_handler(self, index: int) -> Callable[[Any, bool], None]:
+        def on_edge(ticks: Any, pressed: bool) -> None:
+            self._edge(index, ticks, pressed)
+
+        return on_edge
+
+    def _edge(self, index: int, ticks: Any, pressed: bool) -> None:
+        """On gpiozero's thread: one raw edge of button `index`."""
+        at = self.factory.ticks_diff(ticks, self._epoch)
+        with self._lock:
+            if self._closed or index >= len(self._filters):
+                return
+            if self._edge_offset is None:
+                self._edge_offset = self._measure_offset(at)
+            at += self._edge_offset
+            self._changed[index] = True
+            changes = self._filters[index].edge(at, pressed)
+            listeners = list(self._listeners)
+        for is_pressed, when in changes:
+            for listener in listeners:
+                listener(index, is_pressed, when)
+
+    def _measure_offset(self, at: float) -> float:
+        gap = self.now() - at
+        if abs(gap) <= CLOCK_MISMATCH_S:
+            return 0.0
+        log.warning(
+            "race buttons: edge timestamps are %.1f s away from the pin factory's clock "
+            "(another clock, e.g. CLOCK_REALTIME on an old kernel); correcting by that offset",
+            gap,
+        )
+        return gap
+
+    def subscribe(self, listener: EdgeListener) -> Callable[[], None]:
+        """Call ``listener(index, pressed, at)`` on every debounced change; returns the unsubscribe function.
+
+        It runs on gpiozero's thread (or a mock pin's caller): keep it short and
+        never touch a widget from it.
+        """
+        with self._lock:
+            self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def now(self) -> float:
+        """The pin factory's clock, in seconds on the same scale as the edge times."""
+        return float(self.factory.ticks_diff(self.factory.ticks(), self._epoch))
+
+    def poll(self) -> None:
+        """Report changes that chatter left pending once the lines have settled (for live display)."""
+        now = self.now()
+        with self._lock:
+            if self._closed:
+                return
+            pending = [(i, change) for i, f in enumerate(self._filters) for change in f.poll(now)]
+            listeners = list(self._listeners)
+        for index, (is_pressed, when) in pending:
+            for listener in listeners:
+                listener(index, is_pressed, when)
+
+    # -- state, for the test mode ----------------------------------------------------------
+
+    @property
+    def count(self) -> int:
+        return len(self.buttons)
+
+    @property
+    def simulated(self) -> bool:
+        """True on gpiozero's mock pins (a laptop, the tests): `simulate` may drive them."""
+        return isinstance(self.factory, MockFactory)
+
+    def pressed(self) -> tuple[bool, ...]:
+        """Each button's debounced state."""
+        with self._lock:
+            return tuple(f.pressed for f in self._filters)
+
+    def held(self) -> list[int]:
+        """Buttons that are down now (debounced: call `poll` first to settle a very short tap)."""
+        return [i for i, pressed in enumerate(self.pressed()) if pressed]
+
+    def changed(self) -> tuple[bool, ...]:
+        """Whether each button has changed at least once since these devices were made."""
+        with self._lock:
+            return tuple(self._changed)
+
+    def unchecked(self) -> list[int]:
+        """Buttons never seen changing: not pressed yet in test mode, or not wired."""
+        return [i for i, seen in enumerate(self.changed()) if not seen]
+
+    # -- lights and sound -----------------------------------------------------------------
+
+    def light(self, index: int | None, on: bool) -> None:
+        """Turn button `index`'s LED (every LED if None) on or off."""
+        if self._closed:
+            return
+        for i, led in enumerate(self.leds):
+            if index is None or i == index:
+                led.on() if on else led.off()
+
+    def flash(self, index: int | None, *, times: int = 1, on_time: float = 0.15, off_time: float = 0.1) -> None:
+        """Blink LED `index` (every LED if None) `times` times, in gpiozero's background thread."""
+        if self._closed:
+            return
+        for i, led in enumerate(self.leds):
+            if index is None or i == index:
+                led.blink(on_time=on_time, off_time=off_time, n=times, background=True)
+
+    def beep(self, *, times: int = 1, on_time: float = 0.08, off_time: float = 0.08) -> None:
+        if self.buzzer is not None and not self._closed:
+            self.buzzer.beep(on_time=on_time, off_time=off_time, n=times, background=True)
+
+    def buzz(self, on: bool) -> None:
+        if self.buzzer is not None and not self._closed:
+            self.buzzer.on() if on else self.buzzer.off()
+
+    def led_states(self) -> tuple[bool, ...]:
+        if self._closed:
+            return tuple(False for _ in self.leds)
+        return tuple(bool(led.is_lit) for led in self.leds)
+
+    def buzzer_state(self) -> bool:
+        return bool(self.buzzer is not None and not self._closed and self.buzzer.is_active)
+
+    # -- simulated hardware ----------------------------------------------------------------
+
+    def simulate(self, index: int, pressed: bool) -> None:
+        """Press or release button `index` on a mock pin: the same path as a real switch.
+
+        Drives the gpiozero mock pin (``drive_low()`` is pressed: buttons pull
+        their line to ground), so the edge travels pin → gpiozero → here.
+        """
+        if not self.simulated:
+            raise RuntimeError("Only simulated buttons can be pressed from the screen.")
+        if self._closed or not 0 <= index < self.count:
+            return
+        pin = self.buttons[index].pin
+        pin.drive_low() if pressed else pin.drive_high()
+
+    # -- closing -------------------------------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Release every device and pin. Safe to call twice."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._listeners.clear()
+        for device in [*self.buttons, *self.leds, *([self.buzzer] if self.buzzer else [])]:
+            try:
+                device.close()
+            except Exception as error:  # one stuck device must not keep the others' pins
+                log.warning("closing %r: %s", device, error)
+
+    def __enter__(self) -> RaceButtons:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@dataclass(frozen=True)
+class RaceSnapshot:
+    """What the screen shows of a race, handed over through the dispatcher (immutable)."""
+
+    race: Race
+    pressed: tuple[bool, ...]  # each racer's button, debounced, right now
+    checked: tuple[bool, ...]  # each racer's button has been seen working
+    problems: tuple[str, ...]  # why the race cannot start yet (a held or unchecked button)
+    version: int  # increases with every snapshot; an older one arriving late can be dropped
+
+
+class RaceController:
+    """One race on `buttons` between `racers` (racer *i* presses button *i*).
+
+    Every change reaches the UI as ``call_soon(lambda: on_change(snapshot))``;
+    `call_soon` is the app's dispatcher (Kivy's Clock) or, in tests, a
+    function that runs it at once. Countdown and GO run on a thread of our
+    own; presses arrive on gpiozero's. `start`, `stop`, `again` and `close`
+    may be called from any thread.
+    """
+
+    def __init__(
+        self,
+        buttons: RaceButtons,
+        racers: Sequence[str],
+        *,
+        call_soon: Dispatcher,
+        on_change: Callable[[RaceSnapshot], None],
+        rng: random.Random | None = None,
+        tie_window_ms: float = DEFAULT_TIE_WINDOW_MS,
+        countdown_from: int = DEFAULT_COUNTDOWN,
+        count_interval: float = 1.0,
+        delay_range: tuple[float, float] = DEFAULT_DELAY_RANGE,
+    ) -> None:
+        if len(racers) > buttons.count:
+            raise RaceError(f"There are {buttons.count} race buttons for {len(racers)} players.")
+        self.buttons = buttons
+        self.race = Race.new(
+            racers, tie_window_ms=tie_window_ms, countdown_from=countdown_from, delay_range=delay_range
+        )
+        self.history: list[Race] = []  # finished races (ties included), oldest first
+        self._call_soon = call_soon
+        self._on_change = on_change
+        self._rng = rng if rng is not None else random.SystemRandom()
+        self._count_interval = count_interval
+        self._lock = threading.RLock()
+        self._version = 0
+        self._cancel = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+        self._unsubscribe = buttons.subscribe(self._button_changed)
+        self._publish()
+
+    @property
+    def racers(self) -> tuple[str, ...]:
+        return self.race.racers
+
+    # -- before the race -----------------------------------------------------------------
+
+    def problems(self) -> list[str]:
+        """Sentences for buttons that would spoil the race: held down now, or never seen working."""
+        names = self.racers
+        held = [i for i in self.buttons.held() if i < len(names)]
+        unchecked = [i for i in self.buttons.unchecked() if i < len(names) and i not in held]
+        found = [f"{names[i]}'s button is held down: let go (nobody pressing? check its wiring)." for i in held]
+        found += [
+            f"{names[i]}'s button has not been pressed yet: press it once (no reaction? check its wiring)."
+            for i in unchecked
+        ]
+        return found
+
+    def refresh(self) -> None:
+        """Settle pending button states and publish a fresh snapshot (the screen's test mode calls this)."""
+        self.buttons.poll()
+        with self._lock:
+            self._publish()
+
+    # -- the race ----------------------------------------------------------------------
+
+    def start(self, *, run: bool = True) -> list[str]:
+        """Start the countdown; returns the problems that prevent it (then nothing starts).
+
+        With ``run=False`` no countdown thread runs: the caller steps with
+        `count_down` and `go` (tests, the benchmark).
+        """
+        self.buttons.poll()  # a tap shorter than the settle time must not count as held
+        problems = self.problems()
+        with self._lock:
+            if self._closed:
+                return ["The race buttons are closed."]
+            if problems or self.race.phase is not Phase.ARMED:
+                self._publish()
+                return problems
+            self.race = self.race.start(self._rng, at=self.buttons.now())
+            self._cancel = threading.Event()
+            cancel = self._cancel
+            self.buttons.light(None, False)
+            self._publish()
+        if run:
+            self._thread = threading.Thread(target=self._countdown, args=(cancel,), name="race-countdown", daemon=True)
+            self._thread.start()
+        return []
+
+    def count_down(self) -> None:
+        """Show the next number (beep and flash); after 1 comes the hidden wait."""
+        with self._lock:
+            if self._closed or self.race.phase is not Phase.COUNTDOWN:
+                return
+            self.race = self.race.count_down()
+            if self.race.phase is Phase.COUNTDOWN:
+                self.buttons.flash(None)
+                self.buttons.beep()
+            self._publish()
+
+    def go(self) -> None:
+        """Give GO now: lights and buzzer on, then stamp the moment. Skips what is left of the countdown."""
+        with self._lock:
+            while self.race.phase is Phase.COUNTDOWN:
+                self.race = self.race.count_down()
+            if self._closed or self.race.phase is not Phase.SET:
+                return
+            self.buttons.light(None, True)
+            self.buttons.buzz(True)
+            # Stamped after the signal is on: a press cannot count before GO could be seen.
+            self.race = self.race.go(self.buttons.now())
+            self._publish()
+            self.buttons.beep(on_time=0.4)  # already sounding: this only ends it after 0.4 s
+
+    def stop(self) -> None:
+        """Stop now: decide on the presses so far, or go back to waiting for Start."""
+        with self._lock:
+            self._cancel.set()
+            self.race = self.race.stop()
+            self._publish()
+            self._after_change()
+
+    def again(self) -> None:
+        """A fresh race between the same players (after a tie, or to race once more)."""
+        with self._lock:
+            self._cancel.set()
+            if self.race.phase is Phase.DONE:
+                self.history.append(self.race)
+            self.race = self.race.again()
+            self.buttons.light(None, False)
+            self.buttons.buzz(False)
+            self._publish()
+
+    def _countdown(self, cancel: threading.Event) -> None:
+        try:
+            with self._lock:  # lights and sound change only under the lock: one writer at a time
+                if not cancel.is_set():
+                    self.buttons.flash(None)
+                    self.buttons.beep()
+            while self.race.phase is Phase.COUNTDOWN:
+                if cancel.wait(self._count_interval):
+                    return
+                self.count_down()
+            delay = self.race.delay or 0.0
+            if cancel.wait(delay):
+                return
+            with self._lock:
+                if not cancel.is_set():
+                    self.go()
+        except Exception:  # a countdown that dies silently would leave the table waiting
+            log.exception("race countdown failed")
+
+    # -- presses, on gpiozero's thread ------------------------------------------------------
+
+    def _button_changed(self, index: int, pressed: bool, at: float) -> None:
+        with self._lock:
+            if self._closed or index >= len(self.racers):
+                return
+            before = self.race
+            if pressed:
+                self.race = before.press(self.racers[index], at)
+            self._publish()  # first: the result reaches the UI before any light or sound is set
+            if self.race is not before:
+                self._after_change(before)
+            elif before.phase is Phase.ARMED:
+                self.buttons.light(index, pressed)  # test mode: the light follows the button
+
+    def _after_change(self, before: Race | None = None) -> None:
+        """Lights and sound for what just happened; stop the countdown if the attempt ended."""
+        race = self.race
+        if race.phase in (Phase.ARMED, Phase.DONE):
+            self._cancel.set()
+            self.buttons.buzz(False)
+        if before is not None and len(race.false_starts) > len(before.false_starts):
+            culprit = self.racers.index(race.false_starts[-1].racer)
+            self.buttons.light(None, False)
+            self.buttons.flash(culprit, times=4, on_time=0.1, off_time=0.1)
+            self.buttons.beep(times=2, on_time=0.15, off_time=0.1)
+        if race.phase is Phase.GO and before is not None and len(race.presses) > len(before.presses):
+            self.buttons.light(self.racers.index(race.presses[-1].racer), False)
+        if race.phase is Phase.DONE and race.result is not None and (before is None or before.phase is not Phase.DONE):
+            self.buttons.light(None, False)
+            if race.result.winner is not None:
+                self.buttons.flash(self.racers.index(race.result.winner), times=3)
+            else:
+                self.buttons.flash(None, times=2)
+
+    def _publish(self) -> None:
+        """Hand a snapshot to the UI. Called with the lock held, so snapshots leave in order."""
+        if self._closed:
+            return
+        self._version += 1
+        names = self.racers
+        pressed = self.buttons.pressed()[: len(names)]
+        checked = self.buttons.changed()[: len(names)]
+        problems = tuple(self.problems()) if self.race.phase is Phase.ARMED else ()
+        snapshot = RaceSnapshot(self.race, pressed, checked, problems, self._version)
+        on_change = self._on_change
+        self._call_soon(lambda: on_change(snapshot))
+
+    # -- closing ----------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Stop listening and stop the countdown; lights off. Safe to call twice. The buttons stay open."""
+        with self._lock:
+            if self._closed:
+                return
+            self._cancel.set()
+            self._unsubscribe()
+            self.buttons.light(None, False)
+            self.buttons.buzz(False)
+            self._closed = True
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=2.0)
+
+    def __enter__(self) -> RaceController:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,111 @@
+"""Quin's views: the private view's shape (a contract with the player displays) and what the public view shows."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from test_quin_support import ANN, BO, act, as_text, flash, identity_words, new_game, pass_, started
+
+from companion.games.quin import RULES
+from companion.games.quin.examples import example_setup
+from companion.games.quin.pieces import KINDS
+
+WHERE = {"board", "zero-g", "captured", "removed", "off"}
+
+
+def check_private_shape(view, player, phase):
+    """Exactly the shape promised to the displays helper (more keys are allowed)."""
+    assert view["game"] == "quin" and view["player"] == player and view["phase"] == phase
+    assert re.fullmatch(r"#[0-9a-f]{6}", view["colour"])
+    assert view["turn"] in (None, ANN, BO)
+    assert len(view["pieces"]) == 17
+    for piece in view["pieces"]:
+        assert isinstance(piece["label"], str)
+        assert piece["identity"] in (None, *KINDS)
+        assert piece["where"] in WHERE
+        assert piece["moves"] is None or isinstance(piece["moves"], int)
+        assert isinstance(piece["revealed"], bool)
+    powers = view["powers"]
+    assert all(isinstance(k, str) and isinstance(v, int) for k, v in powers["memory_swaps_left"].items())
+    assert powers["time"] in ("ready", "used", "none")
+    assert powers["totem"] in ("ready", "used")
+    assert view["artificial_light_moves"] in (2, 5)
+    assert view["last_flash"] is None or isinstance(view["last_flash"], str)
+    setup = view["setup"]
+    if phase == "setup":
+        assert set(setup) >= {"clone", "unassigned", "done"}
+        assert setup["clone"] in (None, "Time", "Memory", "Void", "Artificial Light")
+        assert isinstance(setup["unassigned"], list) and isinstance(setup["done"], bool)
+    else:
+        assert setup is None
+    json.dumps(view)  # JSON-ready
+
+
+def test_private_view_shape_in_every_phase():
+    state = new_game()
+    check_private_shape(RULES.private_view(state, ANN), ANN, "setup")
+    assert RULES.private_view(state, ANN)["setup"] == {
+        **RULES.private_view(state, ANN)["setup"],
+        "clone": None,
+        "unassigned": [str(n) for n in range(1, 18)],
+        "done": False,
+    }
+    state = act(state, example_setup(ANN))
+    check_private_shape(RULES.private_view(state, ANN), ANN, "setup")
+    state = act(state, example_setup(BO))
+    view = RULES.private_view(state, BO)
+    check_private_shape(view, BO, "play")
+    assert view["turn"] == ANN and view["colour"] == "#1e88e5"
+    assert view["pieces"][0] == {"label": "1", "identity": "Light", "where": "board", "moves": 2, "revealed": False}
+    assert view["powers"] == {"memory_swaps_left": {"6": 2, "7": 2}, "time": "ready", "totem": "ready"}
+    state = act(state, flash(ANN, "1", "1"))
+    check_private_shape(RULES.private_view(state, ANN), ANN, "over")
+    assert RULES.private_view(state, BO)["last_flash"] == "Ann's 1 (Light) takes Bo's 1 (Light); Ann wins."
+
+
+def test_private_view_holds_only_the_players_own_pieces():
+    state = act(started(), flash(ANN, "8", "2"))  # Ann's Peripheral and Bo's Shadow are revealed
+    ann = RULES.private_view(state, ANN)
+    assert [p["identity"] for p in ann["pieces"]][:3] == ["Light", "Shadow", "Shadow"]
+    bo = RULES.private_view(state, BO)
+    assert bo["pieces"][7]["identity"] == "Peripheral"  # Bo's own 8, not Ann's
+    assert "Ann's 8 (Peripheral)" in bo["last_flash"]
+
+
+def test_public_view_during_setup_shows_nothing_but_who_is_ready():
+    state = act(new_game(), example_setup(ANN))
+    view = RULES.public_view(state)
+    assert identity_words(as_text(view)) == set()
+    assert [p["ready"] for p in view["players"]] == [True, False]
+    assert all(p["where"] == "off" for side in view["players"] for p in side["pieces"])
+    assert view["players"][0]["zero_g"]["face_down"] == []
+
+
+def test_public_view_in_play_shows_where_labels_are_but_no_identity():
+    view = RULES.public_view(started())
+    assert identity_words(as_text(view)) == set()
+    ann = view["players"][0]
+    assert ann["zero_g"]["face_down"] == [str(n) for n in range(11, 18)]
+    assert ann["pieces"][0] == {"label": "1", "where": "board", "revealed": False}
+    assert ann["powers_used"] == {"memory_swaps": 0, "time": 0, "totem": False, "void_gravity": 0, "reflector": 0}
+
+
+def test_public_last_flash_names_both_pieces():
+    state = act(started(), flash(ANN, "8", "2"), pass_(BO))
+    flash_view = RULES.public_view(state)["last_flash"]
+    assert flash_view == {
+        "sentence": "Ann's 8 (Peripheral) captures Bo's 2 (Shadow).",
+        "result": "capture",
+        "attacker": {"owner": ANN, "label": "8", "identity": "Peripheral"},
+        "defender": {"owner": BO, "label": "2", "identity": "Shadow"},
+    }
+
+
+def test_unknown_player_private_view_is_empty_of_secrets():
+    view = RULES.private_view(started(), "Cy")
+    assert identity_words(as_text(view)) == set() and "pieces" not in view

@@ -1,0 +1,292 @@
+"""Quinque: setup, the shape of a turn, adding tiles and marking skydivers."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from test_quinque_support import ANN, BO, act, add, board, mark, move, new_game, play, skip
+
+from companion.game import Options, RuleError, SetupError
+from companion.games import rules_for
+from companion.games.quinque import RULES, legal_actions, open_spaces
+
+# -- setup --------------------------------------------------------------------------------
+
+
+def test_registered_under_its_name():
+    assert rules_for("quinque") is RULES
+    assert (RULES.min_players, RULES.max_players) == (2, 2)
+
+
+def test_the_published_supplies_by_default():
+    state = new_game()
+    assert state.tiles == ()
+    assert state.tiles_left == (16, 16)
+    assert state.parachutes_left == (18, 18)
+    assert state.advanced is False
+    assert RULES.current_player(state) == ANN
+
+
+@pytest.mark.parametrize("names", [("Ann",), ("Ann", "Bo", "Cy")])
+def test_exactly_two_players(names):
+    with pytest.raises(SetupError, match="exactly 2"):
+        RULES.setup(Options.for_names(*names))
+
+
+@pytest.mark.parametrize(
+    ("settings", "named"),
+    [
+        ({"advanced": "yes"}, "advanced"),
+        ({"advanced": 1}, "advanced"),
+        ({"tiles": 0}, "tiles"),
+        ({"tiles": "16"}, "tiles"),
+        ({"parachutes": True}, "parachutes"),
+        ({"parachutes": -3}, "parachutes"),
+        ({"tiles": 4, "parachutes": 9}, "parachutes"),
+    ],
+)
+def test_bad_settings_are_refused_naming_the_setting(settings, named):
+    with pytest.raises(SetupError, match=f'"{named}"'):
+        new_game(**settings)
+
+
+def test_settings_change_the_supplies():
+    state = new_game(advanced=True, tiles=5, parachutes=7)
+    assert state.advanced is True
+    assert state.tiles_left == (5, 5)
+    assert state.parachutes_left == (7, 7)
+
+
+# -- who goes first -----------------------------------------------------------------------
+
+
+def test_choose_first_before_the_first_tile():
+    state, events = act(new_game(), {"type": "choose_first", "player": BO, "chosen_by": ANN, "how": "race"})
+    assert events == [{"type": "first_player_chosen", "player": BO, "chosen_by": ANN, "how": "race"}]
+    assert RULES.current_player(state) == BO
+    state = play(state, [add(BO, (0, 0), "nw")])
+    assert state.tiles[0].marks[0] == BO
+
+
+def test_choose_first_is_refused_once_play_has_begun():
+    state = play(new_game(), [add(ANN, (0, 0), "nw"), skip(ANN)])
+    with pytest.raises(RuleError, match="before the first tile"):
+        act(state, {"type": "choose_first", "player": BO, "chosen_by": ANN, "how": "table"})
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"type": "choose_first", "player": "Cy", "chosen_by": ANN, "how": "race"},
+        {"type": "choose_first", "player": BO, "chosen_by": None, "how": "race"},
+        {"type": "choose_first", "player": BO, "chosen_by": ANN, "how": "coin"},
+        {"type": "choose_first", "player": BO, "chosen_by": ANN},
+    ],
+)
+def test_choose_first_checks_every_field(action):
+    with pytest.raises(RuleError):
+        act(new_game(), action)
+
+
+# -- the first tile and adding tiles ------------------------------------------------------
+
+
+def test_the_first_tile_goes_at_the_origin_with_a_parachute():
+    state, events = act(new_game(), add(ANN, (0, 0), "se"))
+    assert events == [
+        {"type": "tile_added", "player": ANN, "tile": [0, 0]},
+        {"type": "skydiver_marked", "player": ANN, "tile": [0, 0], "skydiver": "se"},
+    ]
+    assert state.tiles[0].marks == (None, None, None, ANN)
+    assert state.tiles_left == (15, 16)
+    assert state.parachutes_left == (17, 18)
+    assert state.step == "move"
+
+
+def test_the_first_tile_elsewhere_is_refused():
+    with pytest.raises(RuleError, match=r"first tile goes at \[0, 0\]"):
+        act(new_game(), add(ANN, (3, 1), "nw"))
+
+
+def test_nothing_to_mark_before_the_first_tile():
+    with pytest.raises(RuleError, match=r"no tile at \[0, 0\]. To put a new tile there, use add"):
+        act(new_game(), mark(ANN, (0, 0), "nw"))
+
+
+def test_a_new_tile_must_touch_the_formation_edge_to_edge():
+    state = board("A.", "..", turn=BO, step="mark")
+    for diagonal in [(1, 1), (-1, -1), (1, -1)]:
+        with pytest.raises(RuleError, match="must touch the formation edge to edge"):
+            act(state, add(BO, diagonal, "nw"))
+    with pytest.raises(RuleError, match="must touch"):
+        act(state, add(BO, (2, 0), "nw"))
+    for side in [(1, 0), (-1, 0), (0, 1), (0, -1)]:
+        after, _ = act(state, add(BO, side, "nw"))
+        assert after.tile_at(side) is not None
+
+
+def test_open_spaces_are_the_free_spaces_along_the_edges():
+    state = board("A...", "....", turn=BO, step="mark")
+    assert set(open_spaces(state)) == {(-1, 0), (2, 0), (0, -1), (1, -1), (0, 1), (1, 1)}
+
+
+def test_adding_on_a_tile_is_refused():
+    state = board("A.", "..", turn=BO, step="mark")
+    with pytest.raises(RuleError, match="already a tile at"):
+        act(state, add(BO, (0, 0), "ne"))
+
+
+def test_no_tiles_left_means_marking_on_the_formation():
+    state = board("A.B.", "....", turn=ANN, step="mark", tiles_left=(0, 3))
+    with pytest.raises(RuleError, match="Ann has no tiles left"):
+        act(state, add(ANN, (2, 0), "nw"))
+    assert all(a["type"] == "mark" for a in legal_actions(state))
+    after, _ = act(state, mark(ANN, (1, 0), "se"))
+    assert after.tiles_left == (0, 3)
+
+
+# -- marking --------------------------------------------------------------------------
+
+
+def test_marking_a_free_skydiver_uses_one_parachute():
+    state = board("A.B.", "....", turn=ANN, step="mark")
+    after, events = act(state, mark(ANN, (1, 0), "sw"))
+    assert events[0] == {"type": "skydiver_marked", "player": ANN, "tile": [1, 0], "skydiver": "sw"}
+    assert after.tile_at((1, 0)).marks == (BO, None, ANN, None)
+    assert after.parachutes_left == (state.parachutes_left[0] - 1, state.parachutes_left[1])
+    assert after.tiles_left == state.tiles_left
+
+
+@pytest.mark.parametrize("corner", ["nw", "ne"])
+def test_a_skydiver_wears_one_parachute_only(corner):
+    state = board("AB..", "....", turn=ANN, step="mark")
+    with pytest.raises(RuleError, match="already wears"):
+        act(state, mark(ANN, (0, 0), corner))
+
+
+# -- the shape of a turn ----------------------------------------------------------------
+
+
+def test_a_turn_is_a_mark_then_a_move_or_a_skip():
+    state = play(new_game(), [add(ANN, (0, 0), "nw")])
+    assert RULES.current_player(state) == ANN
+    with pytest.raises(RuleError, match="marked a skydiver this turn already"):
+        act(state, mark(ANN, (0, 0), "ne"))
+    with pytest.raises(RuleError, match="marked a skydiver this turn already"):
+        act(state, add(ANN, (1, 0), "ne"))
+    state, events = act(state, skip(ANN))
+    assert events == [{"type": "move_skipped", "player": ANN}, {"type": "turn_ended", "player": ANN, "next": BO}]
+    assert (RULES.current_player(state), state.step, state.marked_tile) == (BO, "mark", None)
+
+
+def test_a_move_ends_the_turn():
+    state = play(new_game(), [add(ANN, (0, 0), "nw"), skip(ANN), add(BO, (1, 0), "nw"), skip(BO)])
+    state = play(state, [add(ANN, (2, 0), "nw")])
+    state, events = act(state, move(ANN, (0, 0), (1, 1)))
+    assert [e["type"] for e in events] == ["tile_moved", "turn_ended"]
+    assert RULES.current_player(state) == BO
+
+
+def test_no_move_or_skip_before_the_mark():
+    state = board("A.B.", "....", turn=ANN, step="mark")
+    with pytest.raises(RuleError, match="must first mark"):
+        act(state, move(ANN, (0, 0), (0, 1)))
+    with pytest.raises(RuleError, match="before the turn can end"):
+        act(state, skip(ANN))
+
+
+def test_only_the_player_whose_turn_it_is_acts():
+    state = board("A.B.", "....", turn=ANN, step="mark")
+    with pytest.raises(RuleError, match="It is Ann's turn, not Bo's"):
+        act(state, mark(BO, (0, 0), "ne"))
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"type": "mark", "tile": [0, 0], "skydiver": "ne"},
+        {"type": "mark", "player": "Cy", "tile": [0, 0], "skydiver": "ne"},
+        {"type": "mark", "player": ANN, "skydiver": "ne"},
+        {"type": "mark", "player": ANN, "tile": [0], "skydiver": "ne"},
+        {"type": "mark", "player": ANN, "tile": "0,0", "skydiver": "ne"},
+        {"type": "mark", "player": ANN, "tile": [0.0, 0], "skydiver": "ne"},
+        {"type": "mark", "player": ANN, "tile": [True, 0], "skydiver": "ne"},
+        {"type": "mark", "player": ANN, "tile": [0, 0], "skydiver": "north"},
+        {"type": "mark", "player": ANN, "tile": [0, 0]},
+        {"type": "add", "player": ANN, "tile": None, "skydiver": "nw"},
+        {"type": "fly", "player": ANN},
+        {"player": ANN},
+    ],
+)
+def test_malformed_actions_are_refused_with_a_sentence(action):
+    state = board("A.B.", "....", turn=ANN, step="mark")
+    with pytest.raises(RuleError) as refusal:
+        act(state, action)
+    assert str(refusal.value).endswith(".")
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"type": "move", "player": ANN, "to": [0, 1]},
+        {"type": "move", "player": ANN, "from": [0, 0], "to": {"x": 0}},
+        {"type": "skip"},
+    ],
+)
+def test_malformed_moves_are_refused_with_a_sentence(action):
+    state = board("A.B.", "....", turn=ANN, step="move")
+    with pytest.raises(RuleError):
+        act(state, action)
+
+
+def test_nothing_is_allowed_after_the_game_is_over():
+    state = board("AAAA.B", "BBB...", turn=ANN, step="mark")
+    state, _ = act(state, mark(ANN, (2, 0), "nw"))
+    assert state.winner == ANN
+    assert RULES.current_player(state) is None
+    assert legal_actions(state) == []
+    for action in [skip(ANN), mark(BO, (2, 0), "sw"), move(ANN, (0, 0), (0, 1))]:
+        with pytest.raises(RuleError, match="game is over"):
+            act(state, action)
+
+
+# -- views --------------------------------------------------------------------------------
+
+
+def test_public_view_shows_supplies_tiles_and_what_may_happen_next():
+    state = board("A.B.", "....", turn=BO, step="mark")
+    view = RULES.public_view(state)
+    json.dumps(view)  # JSON-ready
+    assert view["players"] == [
+        {"name": ANN, "parachutes_left": 17, "tiles_left": 15},
+        {"name": BO, "parachutes_left": 17, "tiles_left": 15},
+    ]
+    assert view["current"] == BO
+    assert view["step"] == "mark"
+    assert view["tiles"][1] == {
+        "id": 1,
+        "at": [1, 0],
+        "skydivers": {"nw": BO, "ne": None, "sw": None, "se": None},
+        "parachutes": 1,
+        "marked_this_turn": False,
+        "stays": None,
+    }
+    assert [1, -1] in view["open_spaces"]
+    assert view["moves"] == []
+    assert view["line"] == [] and view["winner"] is None and not view["tied"]
+    assert RULES.private_view(state, ANN) == view  # no secrets in Quinque
+
+
+def test_public_view_lists_the_legal_moves_during_the_move_step():
+    state = board("A.B.", "....", turn=BO, step="move", marked=(1, 0))
+    view = RULES.public_view(state)
+    assert view["open_spaces"] == []
+    assert view["moves"] == [{"from": [0, 0], "to": [[1, -1], [2, 0], [1, 1]]}]
+    assert view["tiles"][0]["stays"] is None
+    assert view["tiles"][1]["stays"] == "That tile was marked this turn, so it stays where it is."

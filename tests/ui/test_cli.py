@@ -1,0 +1,71 @@
+"""The `companion` command as a script writer uses it (real processes, no Kivy needed)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = ROOT / "tests" / "games" / "golden" / "quintet-three-tie.jsonl"
+
+
+def companion(*args: str, home: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COMPANION_HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-m", "ui.cli", *args], cwd=ROOT, env=env, capture_output=True, text=True, input=stdin
+    )
+
+
+def test_play_with_a_seed_prints_the_same_output_twice(tmp_path):
+    args = ("play", "quintet", "--players", "Ann,Bo,Cy", "--actions", str(GOLDEN), "--seed", "22")
+    first = companion(*args, home=tmp_path)
+    second = companion(*args, home=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    final = json.loads(first.stdout[first.stdout.index("\n{\n") + 1 :])
+    assert final["outcome"]["winners"] == ["Cy"]
+    assert "kivy" not in first.stderr.lower(), "the headless driver must not load Kivy"
+
+
+def test_play_reports_refusals_and_bad_lines_and_goes_on(tmp_path):
+    script = '{"type": "roll", "player": "Bo"}\nnot json\n[1, 2]\n{"type": "roll", "player": "Ann"}\n{"type": "undo"}\n'
+    done = companion("play", "quintet", "--players", "Ann,Bo", "--actions", "-", "--seed", "1",
+                     home=tmp_path, stdin=script)
+    assert done.returncode == 0
+    lines = [json.loads(line) for line in done.stdout.splitlines()[:5]]
+    assert "refused" in lines[0] and "Ann" in lines[0]["refused"]
+    assert lines[1]["refused"].startswith("This line is not JSON")
+    assert "JSON object" in lines[2]["refused"]
+    assert lines[3]["events"], "a legal roll after refusals is still accepted"
+    assert lines[4] == {"line": 5, "undone": True}
+
+
+def test_play_exits_2_when_the_input_cannot_be_read(tmp_path):
+    missing = companion("play", "quintet", "--players", "Ann,Bo", "--actions", str(tmp_path / "nope"), home=tmp_path)
+    assert missing.returncode == 2 and "nope" in missing.stderr
+    lonely = companion("play", "quintet", "--players", "Ann", "--actions", str(GOLDEN), home=tmp_path)
+    assert lonely.returncode == 2 and "2 to 5 players" in lonely.stderr
+
+
+def test_play_private_prints_each_players_own_view(tmp_path):
+    done = companion("play", "quintet", "--players", "Ann,Bo", "--actions", "-", "--private", home=tmp_path, stdin="")
+    final = json.loads(done.stdout)
+    assert set(final["private_views"]) == {"Ann", "Bo"}
+
+
+def test_config_path_and_check(tmp_path):
+    path = Path(companion("config", "--path", home=tmp_path).stdout.strip())
+    assert path == tmp_path / "config" / "companion.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text("[race]\nbuttons = [17, 99]\n")
+    check = companion("config", "--check", home=tmp_path)
+    assert check.returncode == 1 and "race.buttons[1]" in check.stdout
+
+
+def test_help_documents_every_command(tmp_path):
+    text = companion("--help", home=tmp_path).stdout
+    for command in ("run", "play", "config", "history", "display-emulator"):
+        assert command in text

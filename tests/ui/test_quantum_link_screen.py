@@ -1,0 +1,147 @@
+"""Quantum Link's screen with real touches: two taps per die, covers shown, Pass, the end, a tie's rematch."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+GOLDEN = Path(__file__).resolve().parent.parent / "games" / "golden"
+
+
+def actions_of(name: str) -> list[dict[str, Any]]:
+    text = (GOLDEN / name).read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def place_by_taps(ui: Any, screen: Any, cell: tuple[int, int], face: int) -> None:
+    """The table's two taps: the hex, then the face in the picker."""
+    ui.tap(screen.board.cells[cell])
+    assert screen.mode == "pick", f"tapping {cell} did not open the face picker"
+    ui.tap(ui.find(screen, f"face_{face}"))
+
+
+def die(screen: Any, cell: tuple[int, int]) -> dict[str, Any] | None:
+    return screen._die_at(cell)
+
+
+def test_two_taps_place_a_die_and_the_picker_can_be_cancelled(ui: Any) -> None:
+    screen = ui.start_game("quantum-link", ["Ann", "Bo"])
+    assert screen.mode == "play"
+    ui.tap(screen.board.cells[(0, 0)])
+    assert screen.mode == "pick"
+    assert screen.prompt == "Ann's die at E5: which face is up?"
+    ui.screenshot("quantum-link-picker.png")
+    ui.tap(ui.find(screen, "cancel_button"))
+    assert screen.mode == "play" and not screen.session.moves
+
+    place_by_taps(ui, screen, (0, 0), 4)
+    assert die(screen, (0, 0)) == {
+        "player": "Ann",
+        "face": 4,
+        "covered": False,
+        "friends": 0,
+        "surrounded": False,
+        "scoring": False,
+        "dead": False,
+    }
+    assert screen.session.current_player == "Bo"
+    assert screen.mode == "play"
+
+    # A tap on a die tells what it is doing instead of opening the picker.
+    ui.tap(screen.board.cells[(0, 0)])
+    assert screen.mode == "play"
+    assert screen.info == "E5: Ann's 4, 0 friendly neighbours, not scoring now."
+
+
+def test_every_hex_is_a_big_enough_target_at_800x480(ui: Any) -> None:
+    screen = ui.start_game("quantum-link", ["Ann", "Bo"])
+    board = screen.board
+    width = math.sqrt(3) * board.hex_radius  # flat side to flat side: the narrowest way across a hex
+    height = 2 * board.hex_radius
+    assert width >= 46, f"hexes are {width:.1f} px across"
+    assert height >= 52
+    # Each hex hands a tap anywhere near its centre to that hex and no other.
+    for cell, widget in board.cells.items():
+        x, y = widget.center
+        for dx, dy in ((0, 0), (width * 0.45, 0), (-width * 0.45, 0), (0, height * 0.4), (0, -height * 0.4)):
+            assert board.cell_at(x + dx, y + dy) == cell
+        assert board.x <= widget.x and widget.right <= board.right + 1
+        assert board.y <= widget.y and widget.top <= board.top + 1
+    # The banner (a refused action) takes a line: the hexes still stay above 40 px across.
+    screen.say("It is Bo's turn, not Ann's.", error=True)
+    ui.frames(4)
+    assert math.sqrt(3) * board.hex_radius >= 40
+    # Measured: 48.5 x 56.0 px per hex at 800x480, 44.8 px across while a banner shows.
+    for button in ("pass_button", "dead_button"):
+        widget = ui.find(screen, button)
+        assert widget.height >= 48 and widget.width >= 48
+
+
+def test_the_rules_example_covers_green_s_four_and_says_so(ui: Any) -> None:
+    screen = ui.start_game("quantum-link", ["Green", "Black"])
+    for action in actions_of("quantum-link-rules-example.jsonl")[:8]:
+        place_by_taps(ui, screen, tuple(action["cell"]), action["face"])
+    four = die(screen, (0, 0))
+    assert four is not None and four["covered"]
+    assert screen.info == "Cover Green's 4 at E5 (3 friendly neighbours)."
+    assert screen.info_is_news
+    assert [c.score for c in (screen.body.ids.card_0, screen.body.ids.card_1)] == ["5", "3"]
+    ui.screenshot("quantum-link-covered.png")
+
+    ui.tap(ui.find(screen, "pass_button"))
+    ui.tap(ui.find(screen, "pass_button"))
+    assert screen.mode == "over"
+    assert screen.result_text == "Green wins 5 to 3 against Black."
+    assert not screen.rematch_text
+
+
+def test_a_full_board_at_the_end_of_a_game(ui: Any) -> None:
+    screen = ui.start_game("quantum-link", ["Ann", "Bo"])
+    actions = actions_of("quantum-link-full-board.jsonl")
+    for action in actions[:-4]:
+        assert screen.send(action)
+    for action in actions[-4:-2]:  # the last two dice by hand
+        place_by_taps(ui, screen, tuple(action["cell"]), action["face"])
+    ui.screenshot("quantum-link-full-board-live.png")
+    assert screen.dead_count > 0
+    ui.tap(ui.find(screen, "dead_button"))
+    assert screen.show_dead
+    ui.screenshot("quantum-link-dead-overlay.png")
+    ui.tap(ui.find(screen, "dead_button"))
+    assert not screen.show_dead
+    assert screen.pass_text == "Ann passes"
+    ui.tap(ui.find(screen, "pass_button"))
+    ui.tap(ui.find(screen, "pass_button"))
+    assert screen.session.outcome is not None
+    assert screen.mode == "over"
+    assert screen.result_text == "Bo wins 30 to 29 against Ann."
+    assert screen.info == "Cover Ann's 6 at D6 (2 friendly neighbours) and Bo's 5 at F6 (3 friendly neighbours)."
+    assert sum(1 for c in screen.view["cells"] if c["die"] is not None) == 60
+    ui.screenshot("quantum-link-final.png")
+    ui.resize(1280, 720)
+    ui.wait(0.5)  # let the X server hand over the bigger window before reading it back
+    ui.screenshot("quantum-link-final-1280x720.png")
+    assert math.sqrt(3) * screen.board.hex_radius >= 70
+
+
+def test_a_tie_offers_a_new_game_with_the_other_player_opening(ui: Any) -> None:
+    screen = ui.start_game("quantum-link", ["Ann", "Bo"])
+    for action in actions_of("quantum-link-tie.jsonl"):
+        assert screen.send(action)
+    assert screen.mode == "over"
+    assert screen.rematch_text == "New game, Ann opens"
+    ui.screenshot("quantum-link-tie.png")
+    old_game = screen.session.game_id
+    ui.tap(ui.find(screen, "rematch_button"))
+    fresh = ui.screen
+    assert fresh.name == "game:quantum-link"
+    assert fresh.session.game_id != old_game
+    assert fresh.session.current_player == "Ann"
+    assert fresh.mode == "play"
+    assert fresh.session.moves[0].action == {"type": "choose_first", "player": "Ann", "chosen_by": "Bo", "how": "table"}

@@ -1,0 +1,155 @@
+"""Quinque's screen with real touches: add and mark, select and move, Skip, the winning line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+GOLDEN = Path(__file__).resolve().parent.parent / "games" / "golden"
+
+
+def actions_of(name: str) -> list[dict[str, Any]]:
+    text = (GOLDEN / name).read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def tap(ui: Any, screen: Any, widget: Any) -> None:
+    """Scroll the formation so `widget` shows, then touch it."""
+    scroller = screen.board.ids.scroller
+    target = widget if widget.parent is screen.board.ids.formation else widget.parent
+    scroller.scroll_to(target, padding=0, animate=False)
+    ui.frames(2)
+    ui.tap(widget)
+
+
+def spot(screen: Any, tile: tuple[int, int], corner: str) -> Any:
+    return screen.spots[(tile, corner)]
+
+
+def play_along(screen: Any, actions: list[dict[str, Any]]) -> None:
+    for action in actions:
+        if action["type"] == "undo":
+            screen.session.undo()
+        elif action["type"] == "redo":
+            screen.session.redo()
+        else:
+            screen.session.act(action)
+
+
+def test_adding_marking_and_skipping_by_touch(ui: Any) -> None:
+    screen = ui.start_game("quinque", ["Ann", "Bo"])
+    assert set(screen.tile_views) == {(0, 0)}  # the faint space for the first tile
+    assert not screen.board.can_skip
+    tap(ui, screen, spot(screen, (0, 0), "se"))
+    view = screen.session.public_view()
+    assert view["tiles"][0]["skydivers"]["se"] == "Ann"
+    assert view["step"] == "move" and screen.board.can_skip
+    assert spot(screen, (0, 0), "se").text == "A"
+
+    ui.tap(ui.find(screen, "skip_button"))
+    assert screen.session.current_player == "Bo"
+    assert set(screen.tile_views) == {(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)}  # the tile and 4 faint spaces
+    ui.screenshot("quinque-open-spaces.png")
+    tap(ui, screen, spot(screen, (1, 0), "nw"))  # a faint space beside the first tile
+    assert screen.session.public_view()["tiles"][1]["at"] == [1, 0]
+    ui.tap(ui.find(screen, "skip_button"))
+
+    # A skydiver that already wears a parachute: the rules' sentence in the banner.
+    tap(ui, screen, spot(screen, (0, 0), "se"))
+    assert screen.banner_is_error and "already wears Ann's parachute" in screen.banner
+    tap(ui, screen, spot(screen, (1, 0), "se"))
+    assert screen.session.public_view()["tiles"][1]["skydivers"]["se"] == "Ann"
+    assert [p["parachutes_left"] for p in screen.session.public_view()["players"]] == [16, 17]
+    assert screen.board.ids.player0.counts == "16 parachutes · 15 tiles"
+    ui.screenshot("quinque-after-marks.png")
+
+    ui.tap(ui.find(screen, "undo_button"))
+    assert screen.session.public_view()["tiles"][1]["skydivers"]["se"] is None
+
+
+def test_a_selected_tile_lights_its_destinations_and_moves_by_touch(ui: Any) -> None:
+    screen = ui.start_game("quinque", ["Ann", "Bo"])
+    play_along(screen, actions_of("quinque-row-win.jsonl")[:8])  # Bo has just added (1,1)
+    ui.frames(2)
+    view = screen.session.public_view()
+    assert view["step"] == "move" and view["current"] == "Bo"
+
+    # The tile Bo marked this turn stays: tapping it says why.
+    tap(ui, screen, spot(screen, (1, 1), "se"))
+    assert screen.selected is None and "marked this turn" in screen.banner
+
+    tap(ui, screen, spot(screen, (0, 0), "sw"))
+    assert screen.selected == (0, 0)
+    legal = {tuple(p) for m in view["moves"] if m["from"] == [0, 0] for p in m["to"]}
+    ui.frames(2)
+    lit = {at for at, space in screen.spaces.items() if tuple(space.edge) != (0, 0, 0, 0)}
+    assert lit == legal and (1, 0) in lit
+    ui.screenshot("quinque-move-destinations.png")
+
+    # A space that is not lit: the move is sent anyway and the rules say why not.
+    tap(ui, screen, screen.spaces[(-1, 2)])
+    assert screen.banner_is_error and "row, its column or a diagonal" in screen.banner
+    assert screen.selected is None
+
+    tap(ui, screen, spot(screen, (0, 0), "sw"))
+    tap(ui, screen, screen.spaces[(1, 0)])
+    view = screen.session.public_view()
+    assert [t["at"] for t in view["tiles"]] == [[1, 0], [0, 1], [1, 1]]
+    assert view["current"] == "Ann" and view["step"] == "mark"
+
+
+def test_the_winning_line_is_highlighted(ui: Any) -> None:
+    screen = ui.start_game("quinque", ["Ann", "Bo"])
+    actions = actions_of("quinque-row-win.jsonl")
+    play_along(screen, actions[:-1])
+    ui.frames(2)
+    last = actions[-1]
+    tap(ui, screen, spot(screen, tuple(last["tile"]), last["skydiver"]))
+    outcome = screen.session.outcome
+    assert outcome is not None and outcome.winners == ("Ann",)
+    ui.frames(2)
+    line = {tuple(p) for p in screen.session.public_view()["line"]}
+    assert line == {(1, 0), (2, 0), (3, 0), (4, 0), (5, 0)}
+    glowing = {
+        (2 * at[0] + i % 2, 2 * at[1] + i // 2)
+        for (at, corner), widget in screen.spots.items()
+        for i in [("nw", "ne", "sw", "se").index(corner)]
+        if tuple(widget.glow) != (0, 0, 0, 0)
+    }
+    assert glowing == line
+    formation = screen.board.ids.formation
+    assert formation.line_on and formation.line_angle == 0  # a row: the ring lies flat
+    assert screen.board.hint == "Ann lined up five skydivers."
+    assert not screen.board.can_skip
+    assert screen.turn_text == "Game over"
+    ui.screenshot("quinque-winning-line.png")
+    ui.resize(1280, 720)
+    ui.screenshot("quinque-winning-line-1280x720.png")
+    ui.resize(800, 480)
+
+
+def test_advanced_rules_and_the_tie_are_shown(ui: Any) -> None:
+    screen = ui.start_game("quinque", ["Ann", "Bo"], advanced=True)
+    assert "Advanced moves" in screen.board.note
+    screen = ui.start_game("quinque", ["Ann", "Bo"], tiles=1, parachutes=2)
+    assert "Advanced moves" not in screen.board.note
+    play_along(screen, actions_of("quinque-small-tie.jsonl"))
+    ui.frames(2)
+    assert screen.session.outcome.is_tie
+    assert "out of parachutes" in screen.board.hint
+    ui.screenshot("quinque-tie.png")
+
+
+def test_a_diagonal_line_is_ringed_along_the_diagonal(ui: Any) -> None:
+    screen = ui.start_game("quinque", ["Ann", "Bo"])
+    play_along(screen, actions_of("quinque-diagonal-win.jsonl"))
+    ui.frames(2)
+    assert screen.session.outcome.winners == ("Ann",)
+    formation = screen.board.ids.formation
+    assert formation.line_on and abs(formation.line_angle) == pytest.approx(45)
+    ui.screenshot("quinque-diagonal-line.png")

@@ -1,0 +1,159 @@
+"""The Quintet screen with real touches: opening roll, circle, rolling on, captures, the dice popup."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from ui.screens.quintet import ROLL_ANIMATION
+
+pytestmark = pytest.mark.ui
+
+FIVE = ["Ann", "Bo", "Cy", "Dee", "Eve"]
+
+
+def wait_for_dice(ui, screen) -> None:
+    """Let the roll animation run out (half a second at most; the slack is for a busy test machine)."""
+    deadline = time.monotonic() + 3
+    while screen.tumbling and time.monotonic() < deadline:
+        ui.frames(1)
+    assert not screen.tumbling
+
+
+def roll(ui, screen) -> None:
+    ui.tap(ui.find(screen, "roll_button"))
+    wait_for_dice(ui, screen)
+    # The faces show the dice just rolled, in pips and in numerals.
+    view = screen.view
+    dice = view["dice"] or (view["rolled_on"] or view["opening"])[-1]["dice"]
+    board = screen.board
+    assert [board.ids.die_a.value, board.ids.die_b.value] == dice
+    assert board.ids.dice_numerals.text == f"{dice[0]} + {dice[1]} = {dice[0] + dice[1]}"
+
+
+def button(ui, screen, text):
+    return ui.find_text(screen.ids.body, text)
+
+
+def set_circle(ui, screen, order) -> None:
+    for name in order[:-1]:
+        ui.tap(button(ui, screen, name))
+
+
+def five_players_in_play(ui):
+    screen = ui.start_game("quintet", FIVE)
+    for _ in FIVE:
+        roll(ui, screen)
+    first = screen.view["first"]
+    assert screen.view["phase"] == "circle"
+    order = [first, *[p for p in ["Eve", "Cy", "Ann", "Dee", "Bo"] if p != first]]
+    set_circle(ui, screen, order)
+    assert screen.view["circle"] == order
+    for _ in FIVE:
+        roll(ui, screen)
+    assert screen.view["phase"] == "play"
+    return screen, order
+
+
+def test_the_roll_animation_is_short_and_lands_on_the_real_dice(ui):
+    assert ROLL_ANIMATION <= 0.5
+    screen = ui.start_game("quintet", ["Ann", "Bo"])
+    ui.tap(ui.find(screen, "roll_button"))
+    assert screen.tumbling
+    ui.tap(ui.find(screen, "roll_button"))  # a double tap is not Bo's roll
+    assert len(screen.view["opening"]) == 1
+    ui.screenshot("quintet-tumbling.png")
+    wait_for_dice(ui, screen)
+    dice = screen.view["opening"][0]["dice"]
+    board = screen.board
+    assert (board.ids.die_a.value, board.ids.die_b.value) == tuple(dice)
+    assert board.ids.dice_numerals.text == f"{dice[0]} + {dice[1]} = {sum(dice)}"
+    assert board.ids.die_a.angle == 0
+
+
+def test_a_five_player_game_midway(ui):
+    screen, order = five_players_in_play(ui)
+    # The mover captures its prey one token at a time, until the prey is out.
+    mover = screen.view["current"]
+    prey = order[(order.index(mover) + 1) % 5]
+    roll(ui, screen)
+    assert screen.view["current"] == mover
+    ui.tap(button(ui, screen, f"{mover} captured {prey}"))
+    ui.tap(button(ui, screen, f"{mover} captured {prey}"))
+    assert prey in screen.view["out"]
+    assert "New capturing circle" in screen.news
+    # The alliance question (rule 8) comes next; the roll waits for its answer.
+    assert ui.find(screen, "roll_button").disabled
+    ui.screenshot("quintet-alliance-question.png")
+    ui.tap(button(ui, screen, "No alliance captures"))
+    assert not ui.find(screen, "roll_button").disabled
+    # A few more turns, one capture by rule 7 among them.
+    roll(ui, screen)
+    mover = screen.view["current"]
+    predator = screen.view["players"][[p["name"] for p in screen.view["players"]].index(mover)]["predator"]
+    ui.tap(button(ui, screen, f"{predator} captured {mover} (rule 7)"))
+    roll(ui, screen)
+    roll(ui, screen)
+    view = screen.view
+    assert len(view["circle"]) == 4
+    assert sum(p["tokens"] for p in view["players"]) == 10 - 2 - 1
+    ui.screenshot("quintet-midgame.png")
+
+    # Undo takes back a roll without rolling again; redo brings the same dice.
+    dice = view["dice"]
+    ui.tap(ui.find(screen, "undo_button"))
+    ui.tap(ui.find(screen, "redo_button"))
+    assert screen.view["dice"] == dice
+
+
+def test_the_dice_statistics_are_one_tap_away(ui):
+    screen, _ = five_players_in_play(ui)
+    for _ in range(6):
+        roll(ui, screen)
+    ui.tap(ui.find(screen, "stats_button"))
+    popup = ui.window.children[0]
+    assert popup.game_stats.rolls == screen.view["rolls"] == 16
+    assert popup.all_stats.rolls >= 16
+    assert "chi-square" in popup.ids.game_summary.text
+    assert "logged at" in popup.last_roll
+    ui.screenshot("quintet-dice-stats.png")
+    ui.tap(ui.find(popup, "close_button"))
+
+
+def test_a_refused_capture_says_which_rule(ui):
+    screen, order = five_players_in_play(ui)
+    roll(ui, screen)
+    mover = screen.view["current"]
+    wrong = order[(order.index(mover) + 2) % 5]
+    assert not screen.send({"type": "capture", "by": mover, "of": wrong})
+    assert "(rule 4)" in screen.banner and screen.banner_is_error
+
+
+def test_setting_the_circle_can_start_over(ui):
+    screen = ui.start_game("quintet", ["Ann", "Bo", "Cy", "Dee"])
+    for _ in range(4):
+        roll(ui, screen)
+    first = screen.view["first"]
+    others = [p for p in ["Ann", "Bo", "Cy", "Dee"] if p != first]
+    ui.tap(button(ui, screen, first))
+    ui.tap(button(ui, screen, others[0]))
+    assert screen.picked == [first, others[0]]
+    ui.screenshot("quintet-setting-circle.png")
+    ui.tap(button(ui, screen, "Start over"))
+    assert screen.picked == []
+    set_circle(ui, screen, [first, others[2], others[1], others[0]])
+    assert screen.view["circle"] == [first, others[2], others[1], others[0]]
+
+
+def test_the_layout_is_sane_at_both_sizes(ui):
+    screen, _ = five_players_in_play(ui)
+    roll(ui, screen)
+    for width, height in ((800, 480), (1280, 720)):
+        ui.resize(width, height)
+        for widget in screen.walk(restrict=True):
+            if widget.__class__.__name__ in ("Button", "BigButton", "AccentButton") and widget.get_root_window():
+                assert widget.height >= 48 and widget.width >= 48, f"{widget.text!r} is too small to tap"
+                assert widget.y >= 0, f"{widget.text!r} falls off the bottom of the screen"
+    ui.screenshot("quintet-1280x720.png")
+    ui.resize(800, 480)

@@ -1,0 +1,235 @@
+"""The race screen under Xvfb: test mode, countdown, GO, result, the winner's choice, the loser's choice.
+
+The buttons are pressed the way a laptop presses them: taps on the simulated
+table-hardware panel and keys, which drive gpiozero's mock pins, so each press
+travels pin → gpiozero → hardware → race → dispatcher → screen.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+import pytest
+
+from companion.dice import Dice
+from companion.game import Action, Event, Options, Outcome, Reason, RuleError, View, action_type, require
+from companion.games import register, unregister
+from companion.race import Phase
+from companion.session import Session
+
+pytestmark = pytest.mark.ui
+
+FAST = {"count_interval": 0.05, "delay_range": (0.05, 0.1)}
+
+
+@dataclass(frozen=True)
+class FirstState:
+    players: tuple[str, ...]
+    first: str | None = None
+    chosen_by: str | None = None
+    how: str | None = None
+    winner: str | None = None
+
+
+class FirstGame:
+    """A tiny game that takes ``choose_first`` (registered here: the real games may not be written yet)."""
+
+    name = "race-ui-test"
+    title = "Race Test"
+    min_players = 2
+    max_players = 4
+
+    def setup(self, options: Options) -> FirstState:
+        return FirstState(options.names)
+
+    def decide(self, state: FirstState, action: Action, dice: Dice) -> list[Event]:
+        kind = action_type(action)
+        if kind == "choose_first":
+            require(state.first is None and state.winner is None, "The first player is already chosen.")
+            require(action.get("player") in state.players and action.get("chosen_by") in state.players, "Who?")
+            require(action.get("how") in ("race", "loser", "table"), "How?")
+            return [{**action, "type": "first_player_chosen"}]
+        if kind == "win":
+            return [{"type": "won", "player": action.get("player")}]
+        raise RuleError(f"No action {kind!r}.")
+
+    def evolve(self, state: FirstState, event: Event) -> FirstState:
+        if event["type"] == "first_player_chosen":
+            return replace(state, first=event["player"], chosen_by=event["chosen_by"], how=event["how"])
+        return replace(state, winner=event["player"])
+
+    def public_view(self, state: FirstState) -> View:
+        return {"first": state.first}
+
+    def private_view(self, state: FirstState, player: str) -> View:
+        return {"first": state.first}
+
+    def outcome(self, state: FirstState) -> Outcome | None:
+        return Outcome((state.winner,), Reason.SCORE, "") if state.winner else None
+
+    def current_player(self, state: FirstState) -> str | None:
+        return None if state.winner else (state.first or state.players[0])
+
+
+@pytest.fixture
+def first_game() -> Iterator[FirstGame]:
+    game = FirstGame()
+    register(game)
+    yield game
+    unregister(game.name)
+
+
+def wait_until(ui: Any, condition: Callable[[], bool], timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+        ui.frames(1)
+
+
+def open_race_screen(ui: Any, players: list[str], **options: Any) -> Any:
+    from ui.screens.race import open_race
+
+    game_screen = ui.start_game("race-ui-test", players)
+    screen = open_race(game_screen, rng=random.Random(11), timing=FAST, **options)
+    ui.frames(4)
+    assert ui.screen is screen
+    return screen
+
+
+def press_key(ui: Any, key: int, down: bool) -> None:
+    event = "on_key_down" if down else "on_key_up"
+    ui.window.dispatch(event, key, 0, None, [])
+    ui.frames(2)
+
+
+def test_race_test_mode_countdown_go_result_and_the_winners_choice(ui: Any, first_game: FirstGame) -> None:
+    screen = open_race_screen(ui, ["Ann", "Bo"])
+    panel = screen.panel
+    assert screen.simulated and panel is not None
+    assert screen.headline == "Press your buttons to test them"
+    assert screen.action_buttons["start"].disabled
+    ui.screenshot("race-check-buttons.png")
+
+    # Test mode: the live state follows the button, and the LED in it.
+    ann, bo = panel.sim_buttons
+    from kivy.tests.common import UnitTestTouch
+
+    x, y = ann.to_window(*ann.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    ui.frames(3)
+    assert screen.cards[0].state_text == "Button: DOWN" and screen.cards[0].pressed
+    panel.show_lights()
+    assert panel.lamps[0].lit
+    touch.touch_up()
+    ui.frames(3)
+    assert screen.cards[0].state_text == "Button: up"
+    assert "Bo's button has not been pressed yet" in screen.detail
+    press_key(ui, 108, True)  # L: Bo's key
+    press_key(ui, 108, False)
+    assert screen.headline == "Ready? Tap Start"
+    assert not screen.action_buttons["start"].disabled
+    ui.screenshot("race-test-mode.png")
+
+    # Countdown, then GO.
+    ui.tap(screen.action_buttons["start"])
+    wait_until(ui, lambda: screen.mode == "go")
+    ui.frames(3)
+    assert screen.headline == "GO!"
+    panel.show_lights()
+    assert all(lamp.lit for lamp in panel.lamps)
+    ui.screenshot("race-go.png")
+
+    # Bo finishes first (a tap on the panel), Ann later (left Shift).
+    time.sleep(0.05)
+    ui.tap(bo)
+    time.sleep(0.1)
+    press_key(ui, 304, True)
+    press_key(ui, 304, False)
+    wait_until(ui, lambda: screen.mode == "done")
+    race = screen.snapshot.race
+    assert race.phase is Phase.DONE and race.result.winner == "Bo"
+    bo_ms, ann_ms = race.result.time_ms("Bo"), race.result.time_ms("Ann")
+    assert 0 < bo_ms < ann_ms
+    assert screen.headline == "Bo wins!"
+    assert screen.cards[1].time_text == f"{round(bo_ms)} ms" and screen.cards[0].time_text == f"{round(ann_ms)} ms"
+    ui.screenshot("race-result.png")
+
+    # The winner lets Ann go first: the game's first action, through the session.
+    session = screen.session
+    ui.tap(screen.action_buttons["first:Ann"])
+    assert session.events == [{"type": "first_player_chosen", "player": "Ann", "chosen_by": "Bo", "how": "race"}]
+    assert ui.screen.name == "game:race-ui-test"
+    assert session.current_player == "Ann"
+
+
+def test_a_false_start_is_named_on_screen(ui: Any, first_game: FirstGame) -> None:
+    screen = open_race_screen(ui, ["Ann", "Bo"])
+    for key in (97, 108):
+        press_key(ui, key, True)
+        press_key(ui, key, False)
+    ui.tap(screen.action_buttons["start"])
+    press_key(ui, 97, True)  # Ann jumps the gun during the countdown
+    wait_until(ui, lambda: screen.headline == "False start!")
+    assert "False start by Ann" in screen.detail
+    assert screen.cards[0].note_text == "1 false start (one more loses)"
+    press_key(ui, 97, False)
+    ui.screenshot("race-false-start.png")
+    screen.back()
+
+
+def test_a_tie_offers_the_race_again(ui: Any, first_game: FirstGame) -> None:
+    screen = open_race_screen(ui, ["Ann", "Bo"])
+    buttons = screen.buttons
+    for index in (0, 1):
+        buttons.simulate(index, True)
+        buttons.simulate(index, False)  # a tap shorter than the debounce: settled by the screen's poll
+    wait_until(ui, lambda: screen.headline == "Ready? Tap Start")
+    ui.tap(screen.action_buttons["start"])
+    wait_until(ui, lambda: screen.mode == "go")
+    buttons.simulate(0, True)  # both within the 5 ms tie window
+    buttons.simulate(1, True)
+    wait_until(ui, lambda: screen.mode == "done")
+    assert screen.headline == "A tie!"
+    buttons.simulate(0, False)
+    buttons.simulate(1, False)
+    ui.tap(screen.action_buttons["again"])
+    wait_until(ui, lambda: screen.mode == "test" and screen.headline == "Ready? Tap Start")
+    screen.back()
+
+
+def test_the_previous_loser_chooses_next_time_and_the_race_stays_available(ui: Any, first_game: FirstGame) -> None:
+    earlier = Session.start(ui.store, first_game.name, Options.for_names("Ann", "Bo"))
+    earlier.act({"type": "win", "player": "Ann"})
+    screen = open_race_screen(ui, ["Ann", "Bo"])
+    assert screen.mode == "loser"
+    assert screen.headline == "Bo chooses who goes first"
+    assert "race_instead" in screen.action_buttons
+    ui.screenshot("race-loser-chooses.png")
+    ui.tap(screen.action_buttons["first:Bo"])
+    assert screen.session.events == [{"type": "first_player_chosen", "player": "Bo", "chosen_by": "Bo", "how": "loser"}]
+
+
+def test_racing_instead_of_the_losers_choice(ui: Any, first_game: FirstGame) -> None:
+    earlier = Session.start(ui.store, first_game.name, Options.for_names("Ann", "Bo"))
+    earlier.act({"type": "win", "player": "Bo"})
+    screen = open_race_screen(ui, ["Ann", "Bo"])
+    assert screen.headline == "Ann chooses who goes first"
+    ui.tap(screen.action_buttons["race_instead"])
+    assert screen.mode == "test" and screen.headline == "Press your buttons to test them"
+    screen.back()
+    assert ui.screen.name == "game:race-ui-test"
+
+
+def test_the_race_screen_reads_at_1280x720(ui: Any, first_game: FirstGame) -> None:
+    ui.resize(1280, 720)
+    screen = open_race_screen(ui, ["Ann", "Bo"])
+    for widget in [*screen.action_buttons.values(), *screen.panel.sim_buttons, screen.ids.back_button]:
+        assert widget.height >= 48 and widget.width >= 48
+    ui.screenshot("race-1280x720.png")
+    screen.back()
