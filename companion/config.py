@@ -45,6 +45,9 @@ Hydrogen = [1, 0, 1, 10]
 Helium = [2, 2, 2, 40]
 Lithium = [3, 4, 3, 90]
 Beryllium = [4, 5, 4, 160]
+
+[games.quinque]
+advanced = false        # true: how far a tile moves depends on the parachutes on it
 """
 
 

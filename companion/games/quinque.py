@@ -260,7 +260,9 @@ def why_tile_stays(state: QuinqueState, at: Pos) -> str | None:
     tile = state.tile_at(at)
     if tile is None:
         return f"There is no tile at {_where(at)}."
-    if state.over or state.step != "move":
+    if state.over:
+        return "The game is over."
+    if state.step != "move":
         return "Tiles move after the mark, in the second part of a turn."
     return None if destinations(state, at) else _why_no_move(state, tile)
 

@@ -278,3 +278,24 @@ def test_choose_first_is_refused_once_play_has_begun():
 )
 def test_choose_first_fields_are_checked(action, match):
     refused(new_game(), action, match)
+
+
+# -- dealing a random layout (the hand-off screen's "Deal at random") --------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_a_dealt_layout_is_always_legal_and_stays_open(seed):
+    import random
+
+    from companion.games.quin.examples import dealt_setup
+
+    adjustable = {"Reflector": 1, "Memory": 3, "Peripheral": 3, "Void": 2}
+    state = act(new_game(pieces=adjustable), dealt_setup(ANN, adjustable, random.Random(seed)))
+    assert RULES.private_view(state, ANN)["setup"]["problems"] == []
+    assert not state.side(ANN).ready  # "done": false leaves the player free to adjust
+    state = act(state, {"type": "unassign", "player": ANN, "label": "5"})
+    assert RULES.private_view(state, ANN)["setup"]["unassigned"] == ["5"]
+
+
+def test_setup_done_flag_must_be_a_boolean():
+    refused(new_game(), {**example_setup(ANN), "done": "yes"}, '"done" must be true')

@@ -3,14 +3,33 @@
 `example_setup("Ann")` is one ``setup`` action with the default piece counts:
 the Clone turns a Peripheral into a second Time, labels 1 to 10 go on the
 starting points and 11 to 17 on the Zero-G card (the four Artificial Lights
-among them).
+among them). `dealt_setup` deals a random layout instead (the hand-off setup
+screen's "Deal at random"), from a generator the caller passes in.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
 from typing import Any
 
-from companion.games.quin.pieces import ARTIFICIAL_LIGHT, LIGHT, MEMORY, PERIPHERAL, REFLECTOR, SHADOW, TIME, VOID
+from companion.games.quin.pieces import (
+    ARTIFICIAL_LIGHT,
+    CLONE_FROM,
+    CLONE_TO,
+    KINDS,
+    LABELS,
+    LIGHT,
+    MEMORY,
+    PERIPHERAL,
+    REFLECTOR,
+    SHADOW,
+    STARTING_POINTS,
+    TIME,
+    VOID,
+    ZERO_G_AT_START,
+    counts,
+)
 
 EXAMPLE_BOARD: dict[str, str] = {
     "1": LIGHT,
@@ -50,4 +69,40 @@ def example_setup(
         "clone": dict(clone or EXAMPLE_CLONE),
         "board": dict(EXAMPLE_BOARD if board is None else board),
         "zero_g": dict(EXAMPLE_ZERO_G if zero_g is None else zero_g),
+    }
+
+
+def dealt_setup(
+    player: str,
+    adjustable: Mapping[str, int],
+    rng: random.Random,
+    *,
+    clone: tuple[str, str] | None = None,
+    done: bool = False,
+) -> dict[str, Any]:
+    """A ``setup`` action with a random layout (and a random Clone unless `clone` is given).
+
+    Every Artificial Light goes on the Zero-G card with other pieces drawn
+    to fill it; the rest take the starting points. With ``done=False`` the
+    player can still change single labels afterwards.
+    """
+    if clone is None:
+        base = counts(adjustable, None)
+        clone = (rng.choice([k for k in CLONE_FROM if base[k] > 0]), rng.choice(CLONE_TO))
+    have = counts(adjustable, clone)
+    others = [kind for kind in KINDS if kind != ARTIFICIAL_LIGHT for _ in range(have[kind])]
+    rng.shuffle(others)
+    room = ZERO_G_AT_START - have[ARTIFICIAL_LIGHT]
+    zero_g_kinds = [ARTIFICIAL_LIGHT] * have[ARTIFICIAL_LIGHT] + others[:room]
+    board_kinds = others[room:]
+    assert len(board_kinds) == STARTING_POINTS
+    labels = list(LABELS)
+    rng.shuffle(labels)
+    return {
+        "type": "setup",
+        "player": player,
+        "clone": {"from": clone[0], "to": clone[1]},
+        "board": dict(zip(labels[:STARTING_POINTS], board_kinds, strict=True)),
+        "zero_g": dict(zip(labels[STARTING_POINTS:], zero_g_kinds, strict=True)),
+        "done": done,
     }

@@ -309,7 +309,7 @@ def _setup_done(state: QuinState, action: Action) -> list[Event]:
 
 
 def _setup_all(state: QuinState, action: Action) -> list[Event]:
-    """The whole setup in one action (scripts): Clone, every label, finished."""
+    """The whole setup in one action: Clone, every label, and (unless ``"done": false``) finished."""
     player = _setting_up(state, action)
     clone = action.get("clone")
     require(
@@ -334,8 +334,11 @@ def _setup_all(state: QuinState, action: Action) -> list[Event]:
             {"type": "assign", "player": player, "label": label, "identity": identity, "where": where}
             for label, (where, identity) in sorted(places.items(), key=lambda item: int(item[0]))
         ),
-        {"type": "setup_done", "player": player},
     ]
+    finish = action.get("done", True)
+    require(isinstance(finish, bool), '"done" must be true (finish the setup) or false (keep adjusting it).')
+    if finish:
+        steps.append({"type": "setup_done", "player": player})
     events: list[Event] = []
     for step in steps:
         try:
