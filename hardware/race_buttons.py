@@ -504,7 +504,10 @@ class RaceController:
             while self.race.phase is Phase.COUNTDOWN:
                 if cancel.wait(self._count_interval):
                     return
-                self.count_down()
+                with self._lock:  # checked under the lock: a newer attempt is never stepped by this thread
+                    if cancel.is_set():
+                        return
+                    self.count_down()
             delay = self.race.delay or 0.0
             if cancel.wait(delay):
                 return

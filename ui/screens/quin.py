@@ -214,8 +214,7 @@ class QuinScreen(GameScreen):
             actions.add_widget(wanted)
         if view["phase"] == "setup":
             self.setup_actions.lines = [
-                f"{p['name']}: setup done" if p["ready"] else f"{p['name']}: set up in private"
-                for p in view["players"]
+                f"{p['name']}: setup done" if p["ready"] else f"{p['name']}: set up in private" for p in view["players"]
             ]
         table.result = self._result_text(view)
         table.hint = self._hint(view)
@@ -320,7 +319,16 @@ class QuinScreen(GameScreen):
             return
         labels = [label for _owner, label in self.selected]
         player = self.selected[0][0] if self.selected else self._view.get("turn")
-        need = {"move": 1, "first_sight": 1, "totem": 1, "time": 1, "bring_in": 1, "swap": 2, "reflect": 2, "gravity": 2}
+        need = {
+            "move": 1,
+            "first_sight": 1,
+            "totem": 1,
+            "time": 1,
+            "bring_in": 1,
+            "swap": 2,
+            "reflect": 2,
+            "gravity": 2,
+        }
         if len(labels) < need.get(name, 0):
             self.say(_SELECT_FIRST[name], error=True)
             return
@@ -503,7 +511,10 @@ class QuinScreen(GameScreen):
         self._idle()
         view = self._private_view()["setup"] or {}
         self.clone_pick[part] = kind
-        chosen = {"from": self.clone_pick.get("from", view.get("clone_from")), "to": self.clone_pick.get("to", view.get("clone"))}
+        chosen = {
+            "from": self.clone_pick.get("from", view.get("clone_from")),
+            "to": self.clone_pick.get("to", view.get("clone")),
+        }
         if chosen["from"] and chosen["to"]:
             self.private_act({"type": "clone", "player": self.private_player, **chosen})
             self.clone_pick = {}
@@ -531,7 +542,13 @@ class QuinScreen(GameScreen):
             self.private_act({"type": "unassign", "player": self.private_player, "label": label})
         else:
             self.private_act(
-                {"type": "assign", "player": self.private_player, "label": label, "identity": self.kind, "where": self.place}
+                {
+                    "type": "assign",
+                    "player": self.private_player,
+                    "label": label,
+                    "identity": self.kind,
+                    "where": self.place,
+                }
             )
         self._redraw()
 
@@ -598,7 +615,9 @@ def _card_text(card: dict[str, Any], phase: str) -> str:
     if phase == "setup":
         return ""
     down = " ".join(card["face_down"]) or "none"
-    up = ", ".join(f"{p['owner']}'s {p['label']} ({p['identity']}, {HOW.get(p['how'], p['how'])})" for p in card["face_up"])
+    up = ", ".join(
+        f"{p['owner']}'s {p['label']} ({p['identity']}, {HOW.get(p['how'], p['how'])})" for p in card["face_up"]
+    )
     return f"Zero-G card: face down {down}" + (f"; face up {up}" if up else "")
 
 

@@ -1,0 +1,163 @@
+"""Quin's screen with real touches: private hand-off setup, a flash by two taps, the last move, powers."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from companion.games.quin.examples import example_setup
+
+pytestmark = pytest.mark.ui
+
+KINDS = ("Light", "Artificial Light", "Shadow", "Time", "Reflector", "Memory", "Peripheral", "Void")
+WORDS = {
+    kind: re.compile(rf"(?<!Artificial ){kind}|{short}")
+    for kind, short in [(k, re.escape(k)) for k in KINDS]
+    + [("Artificial Light", r"Art\. Light|\bAL\b"), ("Peripheral", r"Periph\."), ("Reflector", r"Refl\.")]
+}
+
+
+def screen_words(screen: Any) -> str:
+    """Every text the screen shows right now (the hidden parts of the tree are not walked)."""
+    return "\n".join(str(getattr(w, "text", "")) for w in screen.walk(restrict=True) if getattr(w, "text", ""))
+
+
+def kinds_shown(text: str) -> set[str]:
+    return {kind for kind, pattern in WORDS.items() if pattern.search(text)}
+
+
+def piece(screen: Any, owner: str, label: str) -> Any:
+    return screen.pieces[(owner, label)]
+
+
+def set_up_both(screen: Any) -> None:
+    screen.session.act(example_setup("Ann"))
+    screen.session.act(example_setup("Bo"))
+
+
+def test_private_setup_hand_off_never_leaves_a_secret_on_the_shared_screen(ui: Any) -> None:
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    assert screen.session.public_view()["phase"] == "setup"
+    assert kinds_shown(screen_words(screen)) == set()
+    ui.screenshot("quin-setup-table.png")
+
+    ui.tap(ui.find(screen, "setup0"))  # "Ann: set up in private"
+    assert screen.mode == "cover"
+    words = screen_words(screen)
+    assert "Bo, please look away" in words and kinds_shown(words) == set()
+    ui.screenshot("quin-look-away.png")
+
+    ui.tap(ui.find(screen, "cover_go"))
+    assert screen.mode == "private"
+    panel = screen.setup_panel
+    # A refusal stays inside the private panel (never in the shared banner).
+    ui.tap(next(w for w in panel.ids.clone.children if w.text == "Periph."))
+    ui.tap(next(w for w in panel.ids.clone.children if w.text == "Time"))
+    assert screen.session.private_view("Ann")["setup"]["clone"] == "Time"
+    ui.tap(next(w for w in panel.ids.kinds.children if w.text.startswith("Art. Light")))
+    ui.tap(ui.find(panel, "board_chip"))
+    ui.tap(panel.ids.pieces.children[-1])  # label 1 as an Artificial Light on a starting point: refused
+    assert panel.message_is_error and "start on your Zero-G card" in panel.message
+    assert screen.banner == ""
+    ui.tap(ui.find(panel, "zero_g_chip"))
+    ui.tap(panel.ids.pieces.children[-1])
+    assert screen.session.private_view("Ann")["pieces"][0]["identity"] == "Artificial Light"
+    ui.tap(ui.find(panel, "deal_button"))
+    assert screen.session.private_view("Ann")["setup"]["unassigned"] == []
+    ui.frames(2)
+    ui.screenshot("quin-private-setup.png")
+
+    ui.tap(ui.find(panel, "done_button"))
+    assert screen.mode == "hidden" and screen.setup_panel is None
+    words = screen_words(screen)
+    assert "Ann's setup is done and hidden" in words and kinds_shown(words) == set()
+    ui.tap(ui.find(screen, "cover_go"))
+    assert screen.mode == "table"
+    ui.frames(2)
+    assert "Ann: setup done" in screen_words(screen)
+    assert kinds_shown(screen_words(screen)) == set()
+
+
+def test_a_private_setup_blanks_when_hidden_or_when_the_screen_is_left(ui: Any) -> None:
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    ui.tap(ui.find(screen, "setup1"))
+    ui.tap(ui.find(screen, "cover_go"))
+    assert screen.mode == "private" and screen.private_player == "Bo"
+    ui.tap(ui.find(screen.setup_panel, "hide_button"))
+    assert screen.mode == "hidden" and "not finished" in screen_words(screen)
+    assert kinds_shown(screen_words(screen)) == set()
+    ui.tap(ui.find(screen, "cover_go"))
+    ui.tap(ui.find(screen, "setup1"))
+    ui.tap(ui.find(screen, "cover_go"))
+    screen.hide_private()  # what the idle timer calls
+    assert screen.mode == "hidden"
+    ui.tap(ui.find(screen, "cover_go"))
+    ui.tap(ui.find(screen, "setup1"))
+    ui.tap(ui.find(screen, "cover_go"))
+    screen.dispatch("on_leave")
+    assert screen.mode == "table" and screen.setup_panel is None
+
+
+def test_a_flash_by_two_taps_shows_the_result_sentence(ui: Any) -> None:
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    set_up_both(screen)
+    ui.frames(2)
+    assert kinds_shown(screen_words(screen)) == set()  # nothing revealed yet: no identity anywhere
+
+    ui.tap(piece(screen, "Ann", "8"))  # the attacker ...
+    assert screen.selected == [("Ann", "8")]
+    ui.tap(piece(screen, "Bo", "2"))  # ... and the defender
+    view = screen.session.public_view()
+    sentence = "Ann's 8 (Peripheral) captures Bo's 2 (Shadow)."
+    assert view["last_flash"]["sentence"] == sentence
+    ui.frames(2)
+    assert screen.table_view.ids.result_label.text == sentence
+    assert "Shadow" in piece(screen, "Bo", "2").text and "Periph." in piece(screen, "Ann", "8").text
+    assert "face up Bo's 2 (Shadow, captured)" in screen.table_view.ids.side0.card
+    # Only what was revealed shows.
+    assert kinds_shown(screen_words(screen)) == {"Peripheral", "Shadow"}
+    ui.screenshot("quin-flash-result.png")
+
+    # The flash back of that pair on the very next turn is refused, with the reason in the banner.
+    state_before = screen.session.state
+    ui.tap(piece(screen, "Bo", "10"))
+    ui.tap(piece(screen, "Ann", "8"))
+    assert screen.session.state != state_before  # a Void flashed: allowed (another piece)
+    ui.tap(ui.find(screen, "last_move_button"))
+    ui.frames(2)
+    assert screen.table_view.ids.result_label.text.startswith("Last move (Bo): Bo's 8 (Void) annihilates") is False
+    assert "Last move (Bo)" in screen.table_view.ids.result_label.text
+
+
+def test_refusals_and_powers_by_touch(ui: Any) -> None:
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    set_up_both(screen)
+    screen.session.act({"type": "flash", "player": "Ann", "attacker": "8", "defender": "4"})  # they swap
+    ui.frames(2)
+    ui.tap(piece(screen, "Bo", "4"))
+    ui.tap(piece(screen, "Ann", "8"))
+    assert screen.banner_is_error and "may not flash back" in screen.banner
+    # A Memory swap: select the Memory, then the other piece, then Swap. The turn goes on.
+    ui.tap(piece(screen, "Bo", "6"))
+    ui.tap(piece(screen, "Bo", "3"))
+    ui.tap(ui.find(screen, "swap_button"))
+    assert screen.session.public_view()["this_turn"] == ["Bo made a Memory swap: 3 and 6 swapped places."]
+    # Two Artificial Lights come in at once.
+    ui.tap(piece(screen, "Bo", "11"))
+    ui.tap(piece(screen, "Bo", "12"))
+    ui.tap(ui.find(screen, "bring_in_button"))
+    assert screen.session.current_player == "Ann"
+    # A bluff on First Sight is refused without a word about what the piece is.
+    ui.tap(piece(screen, "Ann", "3"))
+    ui.tap(ui.find(screen, "first_sight_button"))
+    assert "claim is refused" in screen.banner and kinds_shown(screen.banner) == set()
+    ui.tap(ui.find(screen, "pass_button"))
+    assert screen.session.current_player == "Bo"
+    ui.tap(ui.find(screen, "last_move_button"))
+    ui.frames(2)
+    assert screen.table_view.ids.result_label.text == "Last move (Ann): Ann passed."
+    ui.screenshot("quin-last-move.png")
+    ui.resize(1280, 720)
+    ui.screenshot("quin-last-move-1280.png")
