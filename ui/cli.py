@@ -236,17 +236,23 @@ def start_hardware(table: Any) -> list[str]:
     """
     from hardware import pins
     from hardware.display.hub import DisplayHub
+    from hardware.race_buttons import RaceButtons
 
     choice = pins.choose(table.config.mode)
     table.pin_factory = choice.factory
     table.simulated = choice.simulated
+    notices = [choice.reason] if choice.simulated else []
+    try:
+        table.race = RaceButtons(table.config.race, pin_factory=choice.factory)
+    except Exception as error:  # a pin already in use, a missing chip: the table can still choose by hand
+        notices.append(f"The race buttons could not be opened ({error}).")
     table.displays = DisplayHub(
         paths.pairings_path(),
         call_soon=table.dispatch,
         ports=table.config.displays.ports,
         baudrate=table.config.displays.baud,
     ).start()
-    return [choice.reason] if choice.simulated else []
+    return notices
 
 
 def _size(text: str) -> tuple[int, int]:

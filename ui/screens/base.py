@@ -120,6 +120,17 @@ class GameScreen(Screen):
     def open_menu(self) -> None:
         GameMenu(screen=self).open()
 
+    @property
+    def can_race(self) -> bool:
+        """Who goes first is chosen before the first move, in games that let the table choose."""
+        return self.session.rules.name != "quintet" and not self.session.moves
+
+    def open_race(self) -> None:
+        """The water race (or the previous loser's choice) for who goes first."""
+        from ui.screens.race import open_race
+
+        open_race(self)
+
     def toggle_clock(self) -> None:
         if self.session.paused:
             self.session.resume_clock()

@@ -350,7 +350,7 @@ class QuinScreen(GameScreen):
         elif name == "last_move":
             self.showing_last_move = not self.showing_last_move
         if action is not None:
-            self.selected, self.pending = [], None
+            self.selected, self.pending, self.showing_last_move = [], None, False
             self.send(action)
         self._redraw()
 
@@ -468,7 +468,7 @@ class QuinScreen(GameScreen):
         row.clear_widgets()
         for kind in CLONE_FROM:
             row.add_widget(self._chip(TINY[kind], kind == clone_from, lambda k=kind: self.pick_clone("from", k)))
-        row.add_widget(Label(text="→", size_hint_x=0.4, font_size="22sp"))
+        row.add_widget(Label(text="into", size_hint_x=0.5, font_size="15sp"))
         for kind in CLONE_TO:
             row.add_widget(self._chip(TINY[kind], kind == clone_to, lambda k=kind: self.pick_clone("to", k)))
         kinds = panel.ids.kinds

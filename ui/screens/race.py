@@ -173,9 +173,9 @@ class RaceScreen(Screen):
     def _pin_factory(self) -> Any:
         factory = getattr(self.table, "pin_factory", None)
         if factory is None:
-            from gpiozero.pins.mock import MockFactory  # no hardware opened yet: simulated buttons
+            from hardware.pins import choose  # no hardware opened yet: simulated buttons
 
-            factory = MockFactory()
+            factory = choose("simulated").factory
         return factory
 
     def _dispatcher(self) -> Callable[[Callable[[], None]], None]:

@@ -95,7 +95,7 @@ def public_view(state: QuinState) -> View:
                 "against": ban[1][1],
                 "sentence": f"{ban[0][0]}'s {ban[0][1]} may not flash {ban[1][0]}'s {ban[1][1]} back this turn.",
             }
-            if ban and state.turn == ban[0][0]
+            if ban and state.turn == ban[0][0] and all(state.piece(*key).where == BOARD for key in ban)
             else None
         ),
         "outcome": {"winner": result.winner, "reason": result.reason, "detail": result.detail} if result else None,
