@@ -409,7 +409,7 @@ def _choose_first(state: QuarkState, action: Action) -> list[Event]:
 
 
 def _source(value: Any) -> str:
-    if value in SOURCES:
+    if isinstance(value, str) and value in SOURCES:
         return str(value)
     raise RuleError(f'A draw is "from": "blind" (the quark deck) or "row" (a face-up card); it is {value!r}.')
 
@@ -536,7 +536,7 @@ def _annihilate(state: QuarkState, action: Action) -> list[Event]:
 def _create(state: QuarkState, action: Action) -> list[Event]:
     player = _player(state, action)
     particle = action.get("particle")
-    if particle not in PARTICLES:
+    if not isinstance(particle, str) or particle not in PARTICLES:
         raise RuleError(f'"particle" must be one of {", ".join(PARTICLES)}; it is {particle!r}.')
     seat = state.seats[state.current]
     needed = PARTICLES[particle]

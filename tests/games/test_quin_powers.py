@@ -402,3 +402,8 @@ def test_malformed_actions_are_refused_in_words(action):
 def test_integer_labels_are_read_as_labels():
     events = events_of(started(), {"type": "move", "player": ANN, "label": 3})
     assert events[0]["label"] == "3"
+
+
+def test_a_memory_that_moved_cannot_swap_that_turn():
+    state = act(started(), move(ANN, "6"))  # a move ends the turn, so the swap has no turn left to happen in
+    refused(state, swap("6", "2"), "It is Bo's turn")

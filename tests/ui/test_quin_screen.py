@@ -22,9 +22,7 @@ WORDS = {
 def screen_words(screen: Any) -> str:
     """Every text the screen shows right now, but the action buttons' fixed names ("Time", "Swap")."""
     buttons = set(screen.play_actions.children)
-    return "\n".join(
-        str(w.text) for w in screen.walk(restrict=True) if getattr(w, "text", "") and w not in buttons
-    )
+    return "\n".join(str(w.text) for w in screen.walk(restrict=True) if getattr(w, "text", "") and w not in buttons)
 
 
 def kinds_shown(text: str) -> set[str]:
@@ -94,8 +92,9 @@ def test_a_private_setup_blanks_when_hidden_or_when_the_screen_is_left(ui: Any) 
     ui.tap(ui.find(screen, "cover_go"))
     ui.tap(ui.find(screen, "setup1"))
     ui.tap(ui.find(screen, "cover_go"))
-    screen.hide_private()  # what the idle timer calls
-    assert screen.mode == "hidden"
+    assert screen._idle.is_triggered and screen._idle.timeout == 90  # the idle countdown runs
+    screen.hide_private()  # what the idle countdown calls
+    assert screen.mode == "hidden" and not screen._idle.is_triggered
     ui.tap(ui.find(screen, "cover_go"))
     ui.tap(ui.find(screen, "setup1"))
     ui.tap(ui.find(screen, "cover_go"))
@@ -162,3 +161,34 @@ def test_refusals_and_powers_by_touch(ui: Any) -> None:
     ui.screenshot("quin-last-move.png")
     ui.resize(1280, 720)
     ui.screenshot("quin-last-move-1280.png")
+
+
+class FakeHub:
+    """Stands in for the player-display hub: two players, one display on, one unplugged."""
+
+    def __init__(self) -> None:
+        from hardware.display.hub import DisplayState, DisplayStatus
+
+        self.statuses = [DisplayStatus("Ann", DisplayState.CONNECTED), DisplayStatus("Bo", DisplayState.UNPLUGGED)]
+
+    def status(self) -> list[Any]:
+        return list(self.statuses)
+
+    def subscribe(self, _listener: Any) -> Any:
+        return lambda: None
+
+    def attach(self, _session: Any) -> None: ...
+
+    def detach(self) -> None: ...
+
+
+def test_the_display_strip_sits_in_its_spot(ui: Any) -> None:
+    ui.table.displays = FakeHub()
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    set_up_both(screen)
+    ui.frames(3)
+    words = screen_words(screen)
+    assert "Ann: display on" in words and "Bo: display unplugged" in words
+    assert kinds_shown(words) == set()
+    ui.screenshot("quin-with-displays.png")
+    ui.table.displays = None

@@ -62,3 +62,13 @@ def test_the_layout_is_sane_at_1280x720(ui):
     for widget in ui.screen.walk(restrict=True):
         if widget.__class__.__name__ == "Button" and widget.get_root_window():
             assert widget.height >= 48 and widget.width >= 48, f"{widget.text!r} is too small to tap"
+
+
+def test_a_variant_is_one_tap_on_the_home_screen(ui):
+    choice = next(c for c in ui.screen.ids.games.children if c.game == "quinque")
+    assert choice.variant_text == "Moves: basic"
+    ui.tap(choice.ids.variant_button)
+    assert choice.variant_text == "Moves: advanced"
+    ui.tap(choice.children[-1])  # the game's own big button
+    assert ui.screen.name == "game:quinque"
+    assert ui.screen.session.options.settings["advanced"] is True

@@ -15,6 +15,13 @@ from ui.screens.base import format_clock
 if TYPE_CHECKING:
     from ui.app import CompanionApp
 
+# A game's variant the table may pick on the home screen: the setting it
+# sets, the words on the toggle for each value, and the value when off.
+VARIANTS: dict[str, tuple[str, dict[object, str]]] = {
+    "quin": ("capture_rule", {"key": "Captures: the Key", "arcade": "Captures: Arcade"}),
+    "quinque": ("advanced", {False: "Moves: basic", True: "Moves: advanced"}),
+}
+
 # Five clearly different colours, one per seat, that read on a dark screen.
 PALETTE = ("#e53935", "#1e88e5", "#43a047", "#fdd835", "#8e24aa")
 MAX_SEATS = 5
@@ -37,12 +44,38 @@ class PlayerRow(BoxLayout):
 
 
 class GameChoice(BoxLayout):
-    """A big button for one game."""
+    """A big button for one game, and a toggle for its variant where it has one."""
 
     game = StringProperty("")
     title = StringProperty("")
     seats = StringProperty("")
+    variant_text = StringProperty("")
     home = ObjectProperty(None)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.variant: object = None
+        if self.game in VARIANTS:
+            _setting, words = VARIANTS[self.game]
+            self.variant = next(iter(words))
+            self.variant_text = words[self.variant]
+        else:
+            self.remove_widget(self.ids.variant_button)
+
+    def choose(self, value: object) -> None:
+        """Show `value` (e.g. the config file's choice) if it is one of this game's variants."""
+        words = VARIANTS[self.game][1] if self.game in VARIANTS else {}
+        if value in words:
+            self.variant = value
+            self.variant_text = words[value]
+
+    def next_variant(self) -> None:
+        values = list(VARIANTS[self.game][1])
+        self.choose(values[(values.index(self.variant) + 1) % len(values)])
+
+    def settings(self) -> dict[str, object]:
+        """The variant chosen here, as the game's setting (nothing for games without one)."""
+        return {VARIANTS[self.game][0]: self.variant} if self.game in VARIANTS else {}
 
 
 class HomeScreen(Screen):
@@ -64,6 +97,8 @@ class HomeScreen(Screen):
             except (ImportError, AttributeError):  # a game still on its way: not listed yet
                 continue
             choice = GameChoice(game=name, title=rules.title, home=self)
+            if name in VARIANTS:
+                choice.choose(self.app.table.config.settings_for(name).get(VARIANTS[name][0]))
             low, high = rules.min_players, rules.max_players
             choice.seats = f"{low} players" if low == high else f"{low}–{high} players"
             self.ids.games.add_widget(choice)
@@ -110,9 +145,9 @@ class HomeScreen(Screen):
 
     # -- games ---------------------------------------------------------------
 
-    def start(self, game: str) -> None:
+    def start(self, game: str, settings: dict[str, object] | None = None) -> None:
         try:
-            self.app.start_game(game, self.options())
+            self.app.start_game(game, Options(self.options().players, settings or {}))
         except SetupError as problem:
             self.notice = str(problem)
 

@@ -382,7 +382,7 @@ class QuinScreen(GameScreen):
         self.setup_panel = QuinSetupPanel(screen=self, title=f"{self.private_player}'s private setup")
         self.setup_panel.colour = self.colours[self.private_player]
         self._swap_body(self.setup_panel)
-        self._idle()
+        self._keep_private()
         self._draw_private()
 
     def hide_private(self, *, finished: bool = False) -> None:
@@ -428,6 +428,11 @@ class QuinScreen(GameScreen):
         cover = QuinCover(screen=self, message=message, go_text=go_text, back_text=back_text, go=go, back=back)
         self._swap_body(cover)
 
+    def _keep_private(self) -> None:
+        """Restart the idle countdown: the private setup blanks itself after a while untouched."""
+        self._idle.cancel()
+        self._idle()
+
     def _swap_body(self, widget: Widget) -> None:
         self.holder.clear_widgets()
         self.holder.add_widget(widget)
@@ -439,7 +444,7 @@ class QuinScreen(GameScreen):
 
     def private_act(self, action: Action) -> bool:
         """Send a setup action; a refusal shows inside the private panel, never in the shared banner."""
-        self._idle()
+        self._keep_private()
         panel = self.setup_panel
         try:
             self.session.act(action)
@@ -508,7 +513,7 @@ class QuinScreen(GameScreen):
         """Clone faces: the one replaced, then what it becomes; sent once both are picked."""
         if self.mode != "private":
             return
-        self._idle()
+        self._keep_private()
         view = self._private_view()["setup"] or {}
         self.clone_pick[part] = kind
         chosen = {
@@ -523,14 +528,14 @@ class QuinScreen(GameScreen):
     def pick_kind(self, kind: str) -> None:
         if self.mode != "private":
             return
-        self._idle()
+        self._keep_private()
         self.kind = kind
         self._redraw()
 
     def pick_place(self, place: str) -> None:
         if self.mode != "private":
             return
-        self._idle()
+        self._keep_private()
         self.place = place
         self._redraw()
 

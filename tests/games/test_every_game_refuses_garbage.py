@@ -1,0 +1,83 @@
+"""Every game answers any action, however malformed, with events or a RuleError sentence.
+
+A screen, a script or a display key can send nonsense (a list where a name
+belongs, a missing field). No game may answer with a TypeError or KeyError:
+that would crash the screen instead of telling the table what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.dice import RandomDice
+from companion.game import Options, RuleError
+from companion.games import names, rules_for
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def _scripts(game: str) -> list[list[dict[str, Any]]]:
+    scripts = []
+    for path in sorted(GOLDEN.glob(f"{game}-*.jsonl")):
+        lines = [line for line in path.read_text().splitlines() if line.strip() and not line.startswith("#")]
+        scripts.append([json.loads(line) for line in lines])
+    return scripts
+
+
+def _states(game: str) -> tuple[list[Any], list[str], list[str]]:
+    """Positions from the golden games, and the action types and keys they use."""
+    rules = rules_for(game)
+    states, kinds, keys = [], set(), set()
+    for script in _scripts(game):
+        players = sorted({v for a in script for k, v in a.items() if k == "player" and isinstance(v, str)})
+        if len(players) < rules.min_players:
+            continue
+        state = rules.setup(Options.for_names(*players))
+        dice = RandomDice.seeded(1)
+        for action in script:
+            kinds.add(action.get("type"))
+            keys.update(action)
+            try:
+                for event in rules.decide(state, action, dice):
+                    state = rules.evolve(state, event)
+            except RuleError:
+                continue
+            states.append(state)
+    kinds.discard(None)
+    keys.discard("type")
+    return states[:: max(1, len(states) // 40)], sorted(kinds), sorted(keys)
+
+
+junk = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 100) | st.floats(allow_nan=True) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+@pytest.mark.parametrize("game", names())
+def test_malformed_actions_get_a_sentence_not_a_crash(game):
+    states, kinds, keys = _states(game)
+    assert states, f"no golden positions for {game}"
+    rules = rules_for(game)
+
+    @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(
+        index=st.integers(0, len(states) - 1),
+        kind=st.sampled_from(kinds) | junk,
+        fields=st.dictionaries(st.sampled_from(keys), junk, max_size=4),
+    )
+    def check(index: int, kind: Any, fields: dict[str, Any]) -> None:
+        state = states[index]
+        try:
+            rules.decide(state, {"type": kind, **fields}, RandomDice.seeded(0))
+        except RuleError as refusal:
+            assert str(refusal).strip(), "a refusal must say why"
+
+    check()
