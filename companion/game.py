@@ -143,6 +143,17 @@ class Rules(Protocol[S]):
         ...
 
 
+def public_event(rules: object, event: Event) -> Event:
+    """`event` as everyone may read it (a headless log, a history screen).
+
+    Events are the whole truth, secrets included. A game with hidden
+    information defines ``public_event(event)`` to strip them; for the others
+    every event is public as it is.
+    """
+    strip = getattr(rules, "public_event", None)
+    return strip(event) if strip is not None else event
+
+
 def require(condition: bool, sentence: str) -> None:
     """Raise `RuleError(sentence)` unless `condition` holds: keeps `decide` readable."""
     if not condition:

@@ -18,7 +18,7 @@ from typing import Any
 from companion import config as config_file
 from companion import paths
 from companion.dice import RandomDice
-from companion.game import Options, Player, RuleError, SetupError
+from companion.game import Options, Player, RuleError, SetupError, public_event
 from companion.games import names
 from companion.session import Session
 from companion.store import Store
@@ -141,7 +141,7 @@ def _apply(session: Session, line: str) -> dict[str, Any]:
     if action.get("type") == "redo":
         return {"redone": session.redo()}
     try:
-        return {"events": list(session.act(action))}
+        return {"events": [public_event(session.rules, event) for event in session.act(action)]}
     except RuleError as refusal:
         return {"refused": str(refusal)}
 

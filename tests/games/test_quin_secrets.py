@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from test_quin_support import ANN, BO, identity_words
 
-from companion.game import Options, Player, RuleError
+from companion.game import Options, Player, RuleError, public_event
 from companion.games.quin import RULES, QuinState
 from companion.games.quin.pieces import (
     ARTIFICIAL_LIGHT,
@@ -243,6 +243,15 @@ def check_views(state: QuinState) -> None:
         assert [p["identity"] for p in view["pieces"]] == [p.identity for p in state.pieces_of(player)]
 
 
+def check_events(state: QuinState, events: Any) -> None:
+    """What `companion play` prints of each event names no kind still hidden after it."""
+    if state.result is not None:
+        return  # the game is over: every identity is shown to the table
+    text = json.dumps([public_event(RULES, event) for event in events])
+    secret = hidden_kinds(state, ANN) | hidden_kinds(state, BO)
+    assert not identity_words(text, secret), f"public events name a hidden kind: {text}"
+
+
 def check_refusal(state: QuinState, action: dict[str, Any], refusal: RuleError) -> None:
     if state.phase != "play":
         return  # setup refusals go to the player setting up, in private
@@ -272,10 +281,12 @@ def test_random_games_keep_every_hidden_identity_hidden(table, data):
             "where": data.draw(st.sampled_from(["board", "zero-g"])),
         }
         with contextlib.suppress(RuleError):
-            session.act(action)
+            events = session.act(action)
+            check_events(session.state, events)
         check_views(session.state)
     for player in data.draw(st.permutations(NAMES)):
-        session.act(random_setup(data, session.state, player))
+        events = session.act(random_setup(data, session.state, player))
+        check_events(session.state, events)
         check_views(session.state)
     assert session.state.phase == "play"
     for _ in range(data.draw(st.integers(5, 80))):
@@ -287,7 +298,8 @@ def test_random_games_keep_every_hidden_identity_hidden(table, data):
         else:
             before, moves = session.state, len(session.moves)
             try:
-                session.act(action)
+                events = session.act(action)
+                check_events(session.state, events)
             except RuleError as refusal:
                 assert session.state == before and len(session.moves) == moves, "a refusal changed the game"
                 check_refusal(before, action, refusal)

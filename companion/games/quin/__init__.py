@@ -29,7 +29,7 @@ from companion.games.quin.pieces import (
 )
 from companion.games.quin.rules import REASON_CAPTURED_LIGHT, decide, evolve
 from companion.games.quin.state import Piece, QuinState, Side
-from companion.games.quin.views import private_view, public_view
+from companion.games.quin.views import private_view, public_event, public_view
 
 
 def read_settings(settings: Mapping[str, Any]) -> tuple[tuple[tuple[str, int], ...], str]:
@@ -92,6 +92,9 @@ class QuinRules:
 
     def private_view(self, state: QuinState, player: str) -> View:
         return private_view(state, player)
+
+    def public_event(self, event: Event) -> Event:
+        return public_event(event)
 
     def outcome(self, state: QuinState) -> Outcome | None:
         result = state.result

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.game import View
+from companion.game import Event, View
 from companion.games.quin.pieces import ACCELERATED_MOVES, ARTIFICIAL_LIGHT, MEMORY, MOVES, TIME
 from companion.games.quin.rules import setup_problems
 from companion.games.quin.state import BOARD, OFF, SETUP, ZERO_G, Piece, PieceKey, QuinState
@@ -161,3 +161,22 @@ def private_view(state: QuinState, player: str) -> View:
         "last_flash": flash.sentence if flash else None,
         "setup": setup,
     }
+
+
+# Which fields of an event name a hidden identity, or which piece used a power.
+_SECRET_FIELDS: dict[str, tuple[str, ...]] = {
+    "clone_chosen": ("from", "to"),
+    "piece_assigned": ("identity",),
+    "memory_swapped": ("memory", "with"),
+    "gravity_cast": ("void",),
+    "reflected": ("reflector",),
+}
+
+
+def public_event(event: Event) -> Event:
+    """`event` as the whole table may read it: what happened, never what a piece secretly is."""
+    hidden = _SECRET_FIELDS.get(str(event.get("type")), ())
+    public = {key: value for key, value in event.items() if key not in hidden}
+    if event.get("type") == "memory_swapped":
+        public["labels"] = sorted([event["memory"], event["with"]])  # which one was the Memory stays secret
+    return public
