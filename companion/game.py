@@ -143,6 +143,27 @@ class Rules(Protocol[S]):
         ...
 
 
+HOW_FIRST_IS_CHOSEN = ("race", "loser", "table")
+
+
+def first_player_chosen(action: Action, players: Sequence[str]) -> Event:
+    """The event for a ``choose_first`` action, every field checked.
+
+    Every game where the table decides who starts accepts it; the game itself
+    checks that no move has been made yet.
+    """
+    names = ", ".join(players)
+    for key in ("player", "chosen_by"):
+        name = action.get(key)
+        require(isinstance(name, str) and name in players, f'"{key}" must name a player at the table ({names}).')
+    how = action.get("how")
+    require(
+        isinstance(how, str) and how in HOW_FIRST_IS_CHOSEN,
+        f'"how" must be "race", "loser" or "table"; it is {how!r}.',
+    )
+    return {"type": "first_player_chosen", "player": action["player"], "chosen_by": action["chosen_by"], "how": how}
+
+
 def public_event(rules: object, event: Event) -> Event:
     """`event` as everyone may read it (a headless log, a history screen).
 

@@ -38,6 +38,7 @@ from companion.game import (
     SetupError,
     View,
     action_type,
+    first_player_chosen,
     require,
 )
 
@@ -46,7 +47,6 @@ RADIUS = 4
 
 DICE_PER_PLAYER = 30
 FACES = range(1, 7)
-HOW_CHOSEN = ("race", "loser", "table")
 
 Cell = tuple[int, int]
 
@@ -266,11 +266,7 @@ class QuantumLinkRules:
 
     def _choose_first(self, state: QuantumLinkState, action: Action) -> list[Event]:
         require(not state.started, "Who opens is settled once the first die is placed or a player passes.")
-        player = _player(state, action)
-        chosen_by = _player(state, action, "chosen_by")
-        how = action.get("how")
-        require(how in HOW_CHOSEN, f'"how" must be one of {", ".join(HOW_CHOSEN)}; got {how!r}.')
-        return [{"type": "first_player_chosen", "player": player, "chosen_by": chosen_by, "how": how}]
+        return [first_player_chosen(action, state.players)]
 
     def _place(self, state: QuantumLinkState, action: Action) -> list[Event]:
         player = _player(state, action)

@@ -20,7 +20,19 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.dice import Dice
-from companion.game import Action, Event, Options, Outcome, Reason, RuleError, SetupError, View, action_type, require
+from companion.game import (
+    Action,
+    Event,
+    Options,
+    Outcome,
+    Reason,
+    RuleError,
+    SetupError,
+    View,
+    action_type,
+    first_player_chosen,
+    require,
+)
 
 # -- the numbers of the game -----------------------------------------------------
 
@@ -401,11 +413,7 @@ def _decide(state: QuarkState, action: Action) -> list[Event]:
 
 def _choose_first(state: QuarkState, action: Action) -> list[Event]:
     require(not state.moved, "The start player is chosen before the first move; the game is already under way.")
-    player = _player(state, action)
-    chosen_by = _player(state, action, "chosen_by")
-    how = action.get("how")
-    require(how in ("race", "loser", "table"), f'"how" must be "race", "loser" or "table"; it is {how!r}.')
-    return [{"type": "first_player_chosen", "player": player, "chosen_by": chosen_by, "how": how}]
+    return [first_player_chosen(action, state.names)]
 
 
 def _source(value: Any) -> str:

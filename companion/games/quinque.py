@@ -33,6 +33,7 @@ from companion.game import (
     SetupError,
     View,
     action_type,
+    first_player_chosen,
     require,
 )
 
@@ -44,7 +45,6 @@ CORNERS: tuple[str, ...] = ("nw", "ne", "sw", "se")
 DEFAULT_TILES = 16
 DEFAULT_PARACHUTES = 18
 LINE = 5
-HOW_CHOSEN = ("race", "loser", "table")
 
 _ORTHOGONAL: tuple[Pos, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _DIAGONAL: tuple[Pos, ...] = ((1, 1), (1, -1), (-1, 1), (-1, -1))
@@ -372,11 +372,7 @@ class QuinqueRules:
 
     def _choose_first(self, state: QuinqueState, action: Action) -> list[Event]:
         require(not state.started, "Who goes first can only be chosen before the first tile is placed.")
-        player = _player(state, action)
-        chosen_by = _player(state, action, "chosen_by")
-        how = action.get("how")
-        require(how in HOW_CHOSEN, '"how" must be "race", "loser" or "table".')
-        return [{"type": "first_player_chosen", "player": player, "chosen_by": chosen_by, "how": how}]
+        return [first_player_chosen(action, state.players)]
 
     def _mark(self, state: QuinqueState, action: Action) -> list[Event]:
         player = _on_turn(state, action)

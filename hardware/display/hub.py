@@ -13,6 +13,11 @@ change reaches every display at once, and a display that comes back (on any
 port) is sent its view as soon as it says HELLO. Unplugging one blocks
 nothing: `status()` tells the shared screen, and the game goes on.
 
+During Quin's private setup a display shows its player's setup menu
+(`quin_setup`) instead of the paged view: its keys move the menu, and a
+confirmed choice reaches `on_action` listeners as ``(player, action)``; the
+app plays it and hands a refusal back with `show_refusal`.
+
 Threads (the readers, the scanner) reach the UI only through the `call_soon`
 dispatcher given to the hub; its listeners are called through it.
 """
@@ -32,7 +37,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from hardware.display import protocol
+from hardware.display import protocol, quin_setup
 from hardware.display.link import BAUDRATE, DisplayLink, Hello, PortScanner
 from hardware.display.render import neutral, render_view
 
@@ -136,6 +141,7 @@ class _Display:
     last_frame: bytes | None = None
     pages: int = 1
     shown_for: str | None = field(default=None)  # the player whose view it shows, if any
+    menu_view: Mapping[str, Any] | None = None  # the view its setup menu shows, while it shows one
 
 
 class DisplayHub:
@@ -162,6 +168,8 @@ class DisplayHub:
         self._unsubscribe: Callable[[], None] | None = None
         self._listeners: list[Callable[[], None]] = []
         self._key_listeners: list[Callable[[str, str], None]] = []
+        self._action_listeners: list[Callable[[str, Mapping[str, Any]], None]] = []
+        self._menus: dict[str, quin_setup.SetupMenu] = {}  # by player
         self.scanner = PortScanner(
             ports, on_hello=self._hello, on_key=self._key, on_lost=self._lost, interval=scan_interval, baudrate=baudrate
         )
@@ -199,6 +207,7 @@ class DisplayHub:
             self._unsubscribe = None
         with self._lock:
             self._source = None
+            self._menus.clear()
             self._refresh_all()
         self._notify()
 
@@ -288,6 +297,21 @@ class DisplayHub:
         self._key_listeners.append(listener)
         return lambda: self._key_listeners.remove(listener) if listener in self._key_listeners else None
 
+    def on_action(self, listener: Callable[[str, Mapping[str, Any]], None]) -> Callable[[], None]:
+        """Call `listener(player, action)` (through the dispatcher) for a choice made on `player`'s own display."""
+        self._action_listeners.append(listener)
+        return lambda: self._action_listeners.remove(listener) if listener in self._action_listeners else None
+
+    def show_refusal(self, player: str, sentence: str) -> None:
+        """Show the rules' `sentence` on `player`'s display only, until they press ok or back."""
+        with self._lock:
+            if player not in self.players:
+                return
+            self._menus[player] = self._menus.get(player, quin_setup.SetupMenu()).refused(sentence)
+            for display in self._displays.values():
+                if display.shown_for == player:
+                    self._refresh(display)
+
     def _notify(self) -> None:
         for listener in list(self._listeners):
             self._call_soon(listener)
@@ -311,6 +335,9 @@ class DisplayHub:
             if display is None:
                 return
             player = display.shown_for
+            if player is not None and display.menu_view is not None and key in quin_setup.MENU_KEYS:
+                self._menu_key(display, player, key)
+                return
             if key in PREVIOUS_PAGE or key in NEXT_PAGE:
                 step = -1 if key in PREVIOUS_PAGE else 1
                 display.page = (display.page + step) % max(display.pages, 1)
@@ -319,6 +346,20 @@ class DisplayHub:
         if player is not None:
             for listener in list(self._key_listeners):
                 self._call_soon(lambda listener=listener: listener(player, key))
+
+    def _menu_key(self, display: _Display, player: str, key: str) -> None:
+        """A key on a display showing its player's setup menu. Lock held."""
+        assert display.menu_view is not None
+        menu = self._menus.get(player, quin_setup.SetupMenu())
+        menu, action = menu.press(display.menu_view, key, display.hello.cols, display.hello.rows)
+        self._menus[player] = menu
+        if action is not None and action.get("player") != player:
+            log.error("%s's display made an action for %r; dropped", player, action.get("player"))
+        elif action is not None:
+            # Queued before the redraw, so whoever sees the new screen finds the action already on its way.
+            for listener in list(self._action_listeners):
+                self._call_soon(lambda listener=listener: listener(player, action))
+        self._refresh(display)
 
     def _lost(self, link: DisplayLink, error: BaseException | None) -> None:
         with self._lock:
@@ -342,6 +383,7 @@ class DisplayHub:
 
     def _frame_for(self, display: _Display) -> bytes:
         hello = display.hello
+        display.menu_view = None
         player = self.pairings.player_of(hello.identity)
         source = self._source
         if player is not None and (source is None or player in source[2]):
@@ -352,9 +394,16 @@ class DisplayHub:
                 return protocol.encode_frame(protocol.SCREEN, protocol.pack_screen(lines))
             rules, state, _players = source
             try:
-                pages = self._render(rules.private_view(state, player), hello.cols, hello.rows)
+                view = rules.private_view(state, player)
+                menu = self._menus.get(player)
+                if quin_setup.shows_menu(view, menu):
+                    pages = [(menu or quin_setup.SetupMenu()).lines(view, hello.cols, hello.rows)]
+                    display.menu_view = view
+                else:
+                    pages = self._render(view, hello.cols, hello.rows)
             except Exception:
                 log.exception("could not render %s's view", player)
+                display.menu_view = None
                 pages = [neutral(hello.cols, hello.rows, f"{player}'s display", "Cannot show this view.")]
             display.pages = len(pages)
             display.page = min(display.page, len(pages) - 1)

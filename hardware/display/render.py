@@ -86,6 +86,35 @@ def wrap(text: str, cols: int, indent: str = "") -> list[str]:
     return textwrap.wrap(text, cols, subsequent_indent=indent, break_long_words=True) or [""]
 
 
+def menu_page(player: str, mark: str, items: Sequence[str], cursor: int, cols: int, rows: int) -> Page:
+    """One screen of a list: the header (`player`, `mark`), then the items around `cursor`, marked ``>``."""
+    cols, rows = max(cols, 1), max(rows, 1)
+    room = max(rows - 1, 1) if rows > 1 else 1
+    cursor = min(max(cursor, 0), max(len(items) - 1, 0))
+    # The cursor stays near the middle, so the items before and after it are both in sight.
+    start = max(0, min(cursor - (room - 1) // 2, len(items) - room))
+    shown = [f"{'>' if i == cursor else ' '}{items[i]}" for i in range(start, min(start + room, len(items)))]
+    return fit([_header(player, mark, cols), *shown] if rows > 1 else shown, cols, rows)
+
+
+def text_pages(player: str, mark: str, text: str, cols: int, rows: int) -> list[Page]:
+    """`text` wrapped to the screen, a page at a time, under a header naming `player` and ``mark n/m``."""
+    cols, rows = max(cols, 1), max(rows, 1)
+    body = wrap(text, cols)
+    per_page = max(rows - 1, 1) if rows > 1 else 1
+    chunks = [body[i : i + per_page] for i in range(0, len(body), per_page)]
+    pages = []
+    for number, chunk in enumerate(chunks, 1):
+        title = f"{mark} {number}/{len(chunks)}" if len(chunks) > 1 else mark
+        pages.append(fit([_header(player, title, cols), *chunk] if rows > 1 else chunk, cols, rows))
+    return pages
+
+
+def short_kind(kind: str, room: int) -> str:
+    """A Quin identity in at most `room` characters: whole if it fits, else "Art.Light", "AL"…"""
+    return kind if len(kind) <= room else _short(kind, _SHORT, room)
+
+
 def _header(player: str, mark: str, cols: int) -> str:
     room = cols - len(mark) - (1 if mark else 0)
     name = player[:room] if room > 0 else ""
@@ -183,17 +212,19 @@ def _pieces(pieces: Sequence[Mapping[str, Any]], cols: int) -> list[str]:
     if not pieces:
         return []
     width = max(len(str(p.get("label", ""))) for p in pieces)
-    lines = []
-    for piece in pieces:
-        label = str(piece.get("label", "?")).rjust(width)
-        mark = "*" if piece.get("revealed") else " "  # "*": the rival has seen it
-        where_room = 8 if cols >= width + 20 else 4
-        where = _short(str(piece.get("where", "")), _WHERE, where_room)
-        ident_room = max(cols - width - 1 - 1 - where_room - 1, 2)
-        identity = piece.get("identity") or "?"
-        name = _short(str(identity), _SHORT, ident_room)
-        lines.append(f"{label} {name:<{ident_room}}{mark}{where:>{where_room}}"[:cols])
-    return lines
+    return [piece_line(piece, cols, width) for piece in pieces]
+
+
+def piece_line(piece: Mapping[str, Any], cols: int, width: int = 2) -> str:
+    """One of a player's pieces: label (right-aligned in `width`), identity, ``*`` if seen, where it is."""
+    label = str(piece.get("label", "?")).rjust(width)
+    mark = "*" if piece.get("revealed") else " "  # "*": the rival has seen it
+    where_room = 8 if cols >= width + 20 else 4
+    where = _short(str(piece.get("where", "")), _WHERE, where_room)
+    ident_room = max(cols - width - 1 - 1 - where_room - 1, 2)
+    identity = piece.get("identity") or "?"
+    name = _short(str(identity), _SHORT, ident_room)
+    return f"{label} {name:<{ident_room}}{mark}{where:>{where_room}}"[:cols]
 
 
 # -- any other game ---------------------------------------------------------------------

@@ -415,9 +415,9 @@ def test_turns_alternate() -> None:
         ({"type": "pass", "player": 7}, 'This action needs "player"'),
         ({"type": "roll", "player": "Ann"}, 'Quantum Link has no action "roll"'),
         ({"player": "Ann"}, 'Every action needs a "type"'),
-        ({"type": "choose_first", "player": "Bo", "chosen_by": "Ann", "how": "coin"}, '"how" must be one of'),
-        ({"type": "choose_first", "player": "Cy", "chosen_by": "Ann", "how": "race"}, "Cy is not playing"),
-        ({"type": "choose_first", "player": "Bo", "how": "race"}, 'This action needs "chosen_by"'),
+        ({"type": "choose_first", "player": "Bo", "chosen_by": "Ann", "how": "coin"}, '"how" must be "race"'),
+        ({"type": "choose_first", "player": "Cy", "chosen_by": "Ann", "how": "race"}, '"player" must name a player'),
+        ({"type": "choose_first", "player": "Bo", "how": "race"}, '"chosen_by" must name a player'),
     ],
 )
 def test_refusals_say_why(action: dict[str, Any], sentence: str) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from companion.game import Action, Event, RuleError, action_type, require
+from companion.game import Action, Event, RuleError, action_type, first_player_chosen, require
 from companion.games.quin.pieces import (
     ADJUSTABLE,
     ANNIHILATION,
@@ -61,7 +61,6 @@ from companion.games.quin.state import (
     TurnSoFar,
 )
 
-HOW_CHOSEN = ("race", "loser", "table")
 FIRST_SIGHT = "First Sight"
 MAX_TEXT = 60
 REASON_CAPTURED_LIGHT = "captured_light"
@@ -160,11 +159,7 @@ def decide(state: QuinState, action: Action, _dice: object = None) -> list[Event
 
 def _choose_first(state: QuinState, action: Action) -> list[Event]:
     require(not state.play_begun, "Who goes first can only be chosen before the first turn is played.")
-    player = _player(state, action)
-    chosen_by = _player(state, action, "chosen_by")
-    how = action.get("how")
-    require(how in HOW_CHOSEN, '"how" must be "race", "loser" or "table".')
-    return [{"type": "first_player_chosen", "player": player, "chosen_by": chosen_by, "how": how}]
+    return [first_player_chosen(action, state.names)]
 
 
 # -- private setup -----------------------------------------------------------------------------
@@ -767,4 +762,4 @@ def _evolve_flash(state: QuinState, event: Event) -> QuinState:
     return state.with_step(step)
 
 
-__all__ = ["ADJUSTABLE", "HOW_CHOSEN", "decide", "evolve", "setup_problems"]
+__all__ = ["ADJUSTABLE", "decide", "evolve", "setup_problems"]
