@@ -7,10 +7,9 @@ that would crash the screen instead of telling the table what is wrong.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
+import golden_scripts
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,28 +18,16 @@ from companion.dice import RandomDice
 from companion.game import Options, RuleError
 from companion.games import names, rules_for
 
-GOLDEN = Path(__file__).parent / "golden"
-
-
-def _scripts(game: str) -> list[list[dict[str, Any]]]:
-    scripts = []
-    for path in sorted(GOLDEN.glob(f"{game}-*.jsonl")):
-        lines = [line for line in path.read_text().splitlines() if line.strip() and not line.startswith("#")]
-        scripts.append([json.loads(line) for line in lines])
-    return scripts
-
 
 def _states(game: str) -> tuple[list[Any], list[str], list[str]]:
     """Positions from the golden games, and the action types and keys they use."""
     rules = rules_for(game)
     states, kinds, keys = [], set(), set()
-    for script in _scripts(game):
-        players = sorted({v for a in script for k, v in a.items() if k == "player" and isinstance(v, str)})
-        if len(players) < rules.min_players:
-            continue
-        state = rules.setup(Options.for_names(*players))
-        dice = RandomDice.seeded(1)
-        for action in script:
+    for path in golden_scripts.scripts(game):
+        golden = golden_scripts.read(path)
+        state = rules.setup(Options.for_names(*golden.players, **golden.settings))
+        dice = RandomDice.seeded(golden.seed or 1)
+        for action in golden.lines:
             kinds.add(action.get("type"))
             keys.update(action)
             try:

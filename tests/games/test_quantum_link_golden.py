@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from golden_scripts import read
 
 from companion.game import Options, RuleError
 from companion.session import Session
@@ -22,21 +23,8 @@ GOLDEN = sorted((Path(__file__).parent / "golden").glob("quantum-link-*.jsonl"))
 
 
 def read_script(path: Path) -> tuple[list[str], dict[str, Any], dict[int, str], list[tuple[int, dict[str, Any]]]]:
-    players: list[str] = []
-    expect: dict[str, Any] = {}
-    refused: dict[int, str] = {}
-    actions: list[tuple[int, dict[str, Any]]] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if line.startswith("# players:"):
-            players = line.partition(":")[2].strip().split(",")
-        elif line.startswith("# expect:"):
-            expect = json.loads(line.partition(":")[2])
-        elif line.startswith("# expect-refused:"):
-            refused = {int(k): v for k, v in json.loads(line.partition(":")[2]).items()}
-        elif line.strip() and not line.startswith("#"):
-            actions.append((number, json.loads(line)))
-    assert players and expect, f"{path.name} needs '# players:' and '# expect:' lines"
-    return players, expect, refused, actions
+    golden = read(path)
+    return golden.players, golden.expect, golden.refused, golden.actions
 
 
 def check_end(view: dict[str, Any], outcome: dict[str, Any] | None, expect: dict[str, Any]) -> None:

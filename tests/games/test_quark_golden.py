@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import golden_scripts
 import pytest
 
 from companion.dice import RandomDice
@@ -24,17 +25,8 @@ GOLDEN = sorted((Path(__file__).parent / "golden").glob("quark-*.jsonl"))
 
 
 def read(path: Path) -> tuple[list[str], dict[str, Any], list[dict[str, Any]]]:
-    players: list[str] = []
-    expect: dict[str, Any] = {}
-    actions = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("# players:"):
-            players = line.split(":", 1)[1].strip().split(",")
-        elif line.startswith("# expect:"):
-            expect = json.loads(line.split(":", 1)[1])
-        elif line.strip() and not line.startswith("#"):
-            actions.append(json.loads(line))
-    return players, expect, actions
+    golden = golden_scripts.read(path)
+    return golden.players, golden.expect, golden.lines
 
 
 def test_there_are_golden_games() -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from golden_scripts import read
 
 from companion.game import Options, RuleError
 from companion.session import Session
@@ -23,17 +24,11 @@ GOLDEN = sorted((Path(__file__).parent / "golden").glob("quin-*.jsonl"))
 
 
 def read_script(path: Path) -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]]]:
-    header: dict[str, Any] = {"settings": {}, "expect-refused": {}}
-    actions = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if line.startswith("#"):
-            key, sep, value = line[1:].strip().partition(":")
-            if sep and key in ("players", "settings", "expect", "expect-refused"):
-                header[key] = value.strip().split(",") if key == "players" else json.loads(value)
-        elif line.strip():
-            actions.append((number, json.loads(line)))
-    assert "players" in header and "expect" in header, f"{path.name} needs '# players:' and '# expect:'"
-    return header, actions
+    golden = read(path)
+    refused = {str(line): sentence for line, sentence in golden.refused.items()}
+    header = {"players": golden.players, "settings": golden.settings, "expect": golden.expect}
+    header["expect-refused"] = refused
+    return header, golden.actions
 
 
 def test_there_are_golden_games():

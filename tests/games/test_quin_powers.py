@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-import sys
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from test_quin_support import (
+from quin_support import (
     ANN,
     BO,
     act,

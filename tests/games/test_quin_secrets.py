@@ -20,18 +20,13 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-import sys
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import event as note
 from hypothesis import strategies as st
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from test_quin_support import ANN, BO, identity_words
+from quin_support import ANN, BO, identity_words
 
 from companion.game import Options, Player, RuleError, public_event
 from companion.games.quin import RULES, QuinState
@@ -354,7 +349,7 @@ def test_random_games_keep_every_hidden_identity_hidden(table, data):
     phase=st.sampled_from(["setup", "play"]),
 )
 def test_any_json_action_is_either_accepted_or_refused_in_words(action, phase):
-    from test_quin_support import new_game, started
+    from quin_support import new_game, started
 
     state = started() if phase == "play" else new_game()
     try:

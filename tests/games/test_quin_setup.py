@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from test_quin_support import ANN, BO, act, events_of, new_game, refused, started
+from quin_support import ANN, BO, act, events_of, new_game, refused, started
 
 from companion.game import Options, SetupError
 from companion.games.quin import RULES

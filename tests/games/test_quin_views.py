@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import json
 import re
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from test_quin_support import ANN, BO, act, as_text, flash, identity_words, new_game, pass_, started
+from quin_support import ANN, BO, act, as_text, flash, identity_words, new_game, pass_, started
 
 from companion.games.quin import RULES
 from companion.games.quin.examples import example_setup

@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from test_quinque_support import ANN, BO, act, add, board, mark, move, new_game, play, skip
+from quinque_support import ANN, BO, act, add, board, mark, move, new_game, play, skip
 
 from companion.game import Options, RuleError, SetupError
 from companion.games import rules_for

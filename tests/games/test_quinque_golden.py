@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from golden_scripts import read
 
 from companion.game import Options
 from companion.session import Session
@@ -22,16 +23,8 @@ GOLDEN = sorted((Path(__file__).parent / "golden").glob("quinque-*.jsonl"))
 
 
 def read_script(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    header: dict[str, Any] = {"settings": {}}
-    actions = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("#"):
-            key, sep, value = line[1:].strip().partition(":")
-            if sep and key in ("players", "settings", "expect"):
-                header[key] = value.strip().split(",") if key == "players" else json.loads(value)
-        elif line.strip():
-            actions.append(json.loads(line))
-    return header, actions
+    golden = read(path)
+    return {"players": golden.players, "settings": golden.settings, "expect": golden.expect}, golden.lines
 
 
 def test_there_are_golden_games():

@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from test_quinque_support import ANN, BO, act, add, board, corner_of, mark, move, new_game, play, skip
+from quinque_support import ANN, BO, act, add, board, corner_of, mark, move, new_game, play, skip
 
 from companion.game import Reason, RuleError
 from companion.games.quinque import RULES, line_of_five

@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from test_quinque_support import ANN, BO, act, add, board, mark, move
+from quinque_support import ANN, BO, act, add, board, mark, move
 
 from companion.game import RuleError
 from companion.games.quinque import RULES, destinations, is_one_piece, movable_tiles, why_tile_stays

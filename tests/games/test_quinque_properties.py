@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import copy
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from test_quinque_support import ANN, BO, DICE, act, move
+from quinque_support import ANN, BO, DICE, act, move
 
 from companion.game import Options, RuleError
 from companion.games.quinque import CORNERS, RULES, QuinqueState, destinations, is_one_piece, legal_actions

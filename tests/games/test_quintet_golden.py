@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from golden_scripts import read
 
 from companion.dice import RandomDice
 from companion.dicestats import DiceStats
@@ -25,14 +26,9 @@ SCRIPTS = sorted(GOLDEN.glob("quintet-*.jsonl"))
 
 
 def read_script(path: Path) -> tuple[dict[str, Any], list[str]]:
-    header: dict[str, Any] = {}
-    actions = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("#!"):
-            header = json.loads(line[2:])
-        elif line.strip() and not line.startswith("#"):
-            actions.append(line)
-    return header, actions
+    golden = read(path)
+    header = {"players": golden.players, "seed": golden.seed, "expect": golden.expect}
+    return header, [json.dumps(action) for action in golden.lines]
 
 
 def play_script(store: Store, path: Path) -> tuple[Session, list[str]]:

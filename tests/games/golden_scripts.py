@@ -1,0 +1,63 @@
+"""Golden playthroughs: `companion play` action scripts with what must come out.
+
+One format for every game. A script is a ``.jsonl`` file in ``golden/``: one
+JSON action per line, which `companion play` runs as it is, and comment
+lines it skips that carry the rest:
+
+    # players: Ann,Bo
+    # settings: {"advanced": true}          (optional)
+    # seed: 22                              (optional: the dice's seed)
+    # expect: {"winners": ["Bo"], ...}      (what the game must end with)
+    # expect-refused: {"7": "sentence"}     (optional: lines the rules refuse)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+FOLDER = Path(__file__).parent / "golden"
+
+
+@dataclass(frozen=True)
+class Golden:
+    path: Path
+    players: list[str]
+    expect: dict[str, Any]
+    settings: dict[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+    refused: dict[int, str] = field(default_factory=dict)  # line number -> the refusal's sentence
+    actions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (line number, action)
+
+    @property
+    def lines(self) -> list[dict[str, Any]]:
+        """The actions alone, in order."""
+        return [action for _, action in self.actions]
+
+
+def scripts(game: str) -> list[Path]:
+    return sorted(FOLDER.glob(f"{game}-*.jsonl"))
+
+
+def read(path: Path) -> Golden:
+    header: dict[str, Any] = {}
+    actions = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.startswith("#"):
+            key, sep, value = line[1:].strip().partition(":")
+            if sep and key in ("players", "settings", "seed", "expect", "expect-refused"):
+                header[key] = value.strip().split(",") if key == "players" else json.loads(value)
+        elif line.strip():
+            actions.append((number, json.loads(line)))
+    assert "players" in header and "expect" in header, f"{path.name} needs '# players:' and '# expect:' lines"
+    return Golden(
+        path,
+        header["players"],
+        header["expect"],
+        header.get("settings", {}),
+        header.get("seed"),
+        {int(k): v for k, v in header.get("expect-refused", {}).items()},
+        actions,
+    )
