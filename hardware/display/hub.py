@@ -13,10 +13,11 @@ change reaches every display at once, and a display that comes back (on any
 port) is sent its view as soon as it says HELLO. Unplugging one blocks
 nothing: `status()` tells the shared screen, and the game goes on.
 
-During Quin's private setup a display shows its player's setup menu
-(`quin_setup`) instead of the paged view: its keys move the menu, and a
-confirmed choice reaches `on_action` listeners as ``(player, action)``; the
-app plays it and hands a refusal back with `show_refusal`.
+Once the app listens with `on_action`, a display shows its player's Quin
+setup menu (`quin_setup`) instead of the paged view while that player's
+private setup is unfinished: its keys move the menu, a confirmed choice
+reaches the listeners as ``(player, action)``, and the app plays it and hands
+a refusal back with `show_refusal`.
 
 Threads (the readers, the scanner) reach the UI only through the `call_soon`
 dispatcher given to the hub; its listeners are called through it.
@@ -298,9 +299,22 @@ class DisplayHub:
         return lambda: self._key_listeners.remove(listener) if listener in self._key_listeners else None
 
     def on_action(self, listener: Callable[[str, Mapping[str, Any]], None]) -> Callable[[], None]:
-        """Call `listener(player, action)` (through the dispatcher) for a choice made on `player`'s own display."""
-        self._action_listeners.append(listener)
-        return lambda: self._action_listeners.remove(listener) if listener in self._action_listeners else None
+        """Call `listener(player, action)` (through the dispatcher) for a choice made on `player`'s own display.
+
+        While someone listens, displays offer Quin's setup menu (without a
+        listener its choices would go nowhere, so they show the plain pages).
+        """
+
+        def listen(on: bool) -> None:
+            with self._lock:
+                if on:
+                    self._action_listeners.append(listener)
+                elif listener in self._action_listeners:
+                    self._action_listeners.remove(listener)
+                self._refresh_all()
+
+        listen(True)
+        return lambda: listen(False)
 
     def show_refusal(self, player: str, sentence: str) -> None:
         """Show the rules' `sentence` on `player`'s display only, until they press ok or back."""
@@ -396,7 +410,7 @@ class DisplayHub:
             try:
                 view = rules.private_view(state, player)
                 menu = self._menus.get(player)
-                if quin_setup.shows_menu(view, menu):
+                if quin_setup.shows_menu(view, menu, setup=bool(self._action_listeners)):
                     pages = [(menu or quin_setup.SetupMenu()).lines(view, hello.cols, hello.rows)]
                     display.menu_view = view
                 else:

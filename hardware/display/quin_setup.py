@@ -63,9 +63,9 @@ def in_setup(view: Mapping[str, Any] | None) -> bool:
     return isinstance(setup, Mapping) and not setup.get("done")
 
 
-def shows_menu(view: Mapping[str, Any] | None, menu: SetupMenu | None) -> bool:
-    """Whether the display shows the menu (setup in progress, or a refusal waiting to be read)."""
-    return (menu is not None and menu.mode == REFUSED) or in_setup(view)
+def shows_menu(view: Mapping[str, Any] | None, menu: SetupMenu | None, *, setup: bool = True) -> bool:
+    """Whether a display shows `menu`: a refusal waiting to be read, or (with `setup`) a setup in progress."""
+    return (menu is not None and menu.mode == REFUSED) or (setup and in_setup(view))
 
 
 @dataclass(frozen=True)

@@ -133,13 +133,14 @@ class Ui:
             self.wait(0.35)
 
     def settle(self, timeout: float = 1.5) -> None:
-        """Run frames until layouts are done and closing popups have left the window."""
+        """Run frames until layouts are done and popups have finished opening or closing."""
         from kivy.uix.modalview import ModalView
 
         self.frames(2)
         end = time.monotonic() + timeout
+        # a popup at rest is fully opaque; one fading in or out still takes every touch
         while time.monotonic() < end and any(
-            isinstance(w, ModalView) and not w._is_open for w in self.window.children
+            isinstance(w, ModalView) and w._anim_alpha < 1 for w in self.window.children
         ):
             self.frames(1)
 
@@ -197,5 +198,11 @@ def kivy_app(xvfb: str) -> Iterator[Any]:
 def ui(kivy_app: Any, tmp_path: Path) -> Iterator[Ui]:
     driver = Ui(kivy_app, tmp_path)
     yield driver
+    from kivy.uix.modalview import ModalView
+
+    for view in list(driver.window.children):
+        if isinstance(view, ModalView):  # a popup a test left open would swallow the next test's taps
+            view.dismiss(animation=False)
+    driver.frames(2)
     kivy_app.go_home()
     driver.store.close()

@@ -72,3 +72,30 @@ def test_a_variant_is_one_tap_on_the_home_screen(ui):
     ui.tap(choice.children[-1])  # the game's own big button
     assert ui.screen.name == "game:quinque"
     assert ui.screen.session.options.settings["advanced"] is True
+
+
+def test_history_and_wins_after_finished_games(ui):
+    from companion.game import Options
+    from companion.session import Session
+
+    clock = iter(range(0, 10_000, 30))
+    for winner_first in (True, True, False):
+        session = Session.start(ui.store, "quantum-link", Options.for_names("Ann", "Bo"), clock=lambda: next(clock))
+        # two touching 1s score 2 for the one who placed them; the other only passes
+        first = "Ann" if winner_first else "Bo"
+        other = "Bo" if first == "Ann" else "Ann"
+        session.act({"type": "choose_first", "player": first, "chosen_by": first, "how": "table"})
+        session.act({"type": "place", "player": first, "cell": [0, 0], "face": 1})
+        session.act({"type": "pass", "player": other})
+        session.act({"type": "place", "player": first, "cell": [1, 0], "face": 1})
+        session.act({"type": "pass", "player": other})
+        session.act({"type": "pass", "player": first})
+        assert session.outcome is not None
+    ui.app.reset(ui.table)
+    ui.frames(3)
+    home = ui.screen
+    assert home.wins_text.startswith("Ann 2")
+    ui.tap(home.ids.history_button)
+    popup = ui.window.children[0]
+    assert popup.text.count("Quantum Link") == 3 and "won by Ann" in popup.text
+    ui.screenshot("home-history.png")

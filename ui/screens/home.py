@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import Screen
 
 from companion.game import Options, Player, SetupError
@@ -173,8 +174,25 @@ class HomeScreen(Screen):
         wins = store.win_counts()
         self.wins_text = "   ".join(f"{name} {count}" for name, count in list(wins.items())[:8]) or "No games yet."
         lines = []
-        for game in store.finished(limit=5):
-            winners = ", ".join((game.outcome or {}).get("winners", [])) or "tie"
+        for game in store.finished(limit=30):
+            winners = ", ".join((game.outcome or {}).get("winners", []))
             players = ", ".join(p["name"] for p in game.options.get("players", []))
-            lines.append(f"{game.game}: {players}. Won by {winners} ({format_clock(game.elapsed)})")
-        self.history_text = "\n".join(lines)
+            result = f"won by {winners}" if winners else "a tie"
+            lines.append(f"[b]{_title(game.game)}[/b]  {players}: {result}, {format_clock(game.elapsed)}")
+        self.history_text = "\n".join(lines) or "No finished games yet."
+
+    def show_history(self) -> None:
+        HistoryPopup(text=self.history_text).open()
+
+
+class HistoryPopup(Popup):
+    """Finished games, newest first: game, players, winner and length."""
+
+    text = StringProperty("")
+
+
+def _title(game: str) -> str:
+    try:
+        return rules_for(game).title
+    except (LookupError, ImportError, AttributeError):
+        return game
