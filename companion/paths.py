@@ -42,6 +42,11 @@ def kivy_home() -> Path:
     return config_dir() / "kivy"
 
 
+def emulated_displays_dir() -> Path:
+    """Where `companion display-emulator` puts its port's name, and where simulated hardware looks for it."""
+    return data_dir() / "emulated-displays"
+
+
 def pairings_path() -> Path:
     """Which player display (by its device identity) belongs to which player."""
     return data_dir() / "displays.json"

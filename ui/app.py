@@ -8,7 +8,7 @@ works with arrives in a `Table`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -79,8 +79,18 @@ class CompanionApp(App):
         notices = self._start_hardware(self.table) if self._start_hardware else []
         self.table.notices.extend(notices)
         self.home.notice = " ".join(self.table.notices)
+        if self.table.displays is not None:
+            # Quin's private setup can be done on each player's own display; its choices come back here.
+            self.table.displays.on_action(self._from_display)
+            if self.session is not None:
+                self.table.displays.attach(self.session)
+
+    def _from_display(self, player: str, action: Mapping[str, Any]) -> None:
+        """A choice made on `player`'s own display (UI thread): play it, or show the refusal on that display."""
+        from hardware.display.quin_setup import act_from_display
+
         if self.session is not None and self.table.displays is not None:
-            self.table.displays.attach(self.session)
+            act_from_display(self.session, self.table.displays, player, action)
 
     def on_stop(self) -> None:
         if self.session is not None:

@@ -246,10 +246,13 @@ def start_hardware(table: Any) -> list[str]:
         table.race = RaceButtons(table.config.race, pin_factory=choice.factory)
     except Exception as error:  # a pin already in use, a missing chip: the table can still choose by hand
         notices.append(f"The race buttons could not be opened ({error}).")
+    ports = list(table.config.displays.ports)
+    if choice.simulated:  # emulated displays (`companion display-emulator`) name their ports here
+        ports.append(str(paths.emulated_displays_dir() / "*"))
     table.displays = DisplayHub(
         paths.pairings_path(),
         call_soon=table.dispatch,
-        ports=table.config.displays.ports,
+        ports=ports,
         baudrate=table.config.displays.baud,
     ).start()
     return notices

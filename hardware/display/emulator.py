@@ -27,6 +27,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from companion import paths
 from hardware.display import protocol
 
 DEFAULT_KEYS = ("up", "down", "ok", "back")
@@ -298,7 +299,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--identity", default=None, help="the device identity (default: a new random one)")
     parser.add_argument("--size", type=parse_size, default=(20, 4), help="screen columns x rows (default 20x4)")
     parser.add_argument("--keys", default=",".join(DEFAULT_KEYS), help="key names, comma-separated")
-    parser.add_argument("--link", default=None, help="also make this symlink to the port (like /dev/serial/by-id/…)")
+    parser.add_argument(
+        "--link",
+        default=None,
+        help="the name to give the port (like /dev/serial/by-id/…); default: in the folder where the app, "
+        "on simulated hardware, looks for emulated displays",
+    )
     parser.add_argument("--headless", action="store_true", help="no window: print screens, read key names from stdin")
     return parser
 
@@ -314,7 +320,9 @@ def main(argv: Sequence[str] | None = None, *, window: Callable[[PtyDisplay], in
     identity = args.identity or f"emu-{uuid.uuid4().hex[:8]}"
     keys = [k.strip() for k in args.keys.split(",") if k.strip()]
     core = DisplayCore(identity, cols, rows, keys)
-    with PtyDisplay(core, link=args.link) as display:
+    link = args.link or paths.emulated_displays_dir() / identity
+    Path(link).parent.mkdir(parents=True, exist_ok=True)
+    with PtyDisplay(core, link=link) as display:
         print(display.path, flush=True)
         if not args.headless and window is not None:
             return window(display)

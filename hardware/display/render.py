@@ -94,7 +94,7 @@ def menu_page(player: str, mark: str, items: Sequence[str], cursor: int, cols: i
     # The cursor stays near the middle, so the items before and after it are both in sight.
     start = max(0, min(cursor - (room - 1) // 2, len(items) - room))
     shown = [f"{'>' if i == cursor else ' '}{items[i]}" for i in range(start, min(start + room, len(items)))]
-    return fit([_header(player, mark, cols), *shown] if rows > 1 else shown, cols, rows)
+    return fit([_title(player, mark, cols), *shown] if rows > 1 else shown, cols, rows)
 
 
 def text_pages(player: str, mark: str, text: str, cols: int, rows: int) -> list[Page]:
@@ -106,13 +106,22 @@ def text_pages(player: str, mark: str, text: str, cols: int, rows: int) -> list[
     pages = []
     for number, chunk in enumerate(chunks, 1):
         title = f"{mark} {number}/{len(chunks)}" if len(chunks) > 1 else mark
-        pages.append(fit([_header(player, title, cols), *chunk] if rows > 1 else chunk, cols, rows))
+        pages.append(fit([_title(player, title, cols), *chunk] if rows > 1 else chunk, cols, rows))
     return pages
 
 
 def short_kind(kind: str, room: int) -> str:
     """A Quin identity in at most `room` characters: whole if it fits, else "Art.Light", "AL"…"""
     return kind if len(kind) <= room else _short(kind, _SHORT, room)
+
+
+def _title(player: str, mark: str, cols: int) -> str:
+    """A header whose `mark` gives way to the name: its first words go ("Refused 1/3" → "1/3")."""
+    room = cols - min(len(player), max(cols // 2 - 2, 1)) - 1
+    words = mark.split()
+    while words and len(" ".join(words)) > room:
+        words = words[1:]
+    return _header(player, " ".join(words), cols)
 
 
 def _header(player: str, mark: str, cols: int) -> str:

@@ -1,0 +1,685 @@
+"""Quin's private setup on a player display: the menu machine, then whole setups by keys on real terminals."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.dice import RandomDice
+from companion.game import Action, Options, RuleError
+from companion.games.quin import RULES, QuinState
+from companion.session import Session
+from companion.store import Store
+from hardware.display import protocol as p
+from hardware.display import quin_setup
+from hardware.display.emulator import DisplayCore, PtyDisplay
+from hardware.display.hub import DisplayHub
+from hardware.display.quin_setup import SetupMenu, act_from_display, in_setup, shows_menu
+from hardware.display.render import render_view
+
+SETUP_ACTIONS = {"clone", "assign", "unassign", "setup_done"}
+
+# -- the menu machine alone, against the real rules ------------------------------------------------
+
+
+def new_game(**settings: Any) -> QuinState:
+    return RULES.setup(Options.for_names("Ann", "Bo", **settings))
+
+
+def apply(state: QuinState, action: Action) -> QuinState:
+    for event in RULES.decide(state, action, RandomDice.seeded(1)):
+        state = RULES.evolve(state, event)
+    return state
+
+
+class Pad:
+    """One player's keys on a menu, with the app's part (play the action, hand a refusal back) done at once."""
+
+    def __init__(self, state: QuinState, player: str = "Ann", cols: int = 20, rows: int = 4) -> None:
+        self.state, self.player, self.cols, self.rows = state, player, cols, rows
+        self.menu = SetupMenu()
+        self.sent: list[dict[str, Any]] = []
+        self.refusals: list[str] = []
+
+    @property
+    def view(self) -> dict[str, Any]:
+        return RULES.private_view(self.state, self.player)
+
+    @property
+    def screen(self) -> list[str]:
+        return self.menu.lines(self.view, self.cols, self.rows)
+
+    @property
+    def cursor(self) -> str:
+        return next((line[1:] for line in self.screen if line.startswith(">")), "")
+
+    def press(self, *keys: str) -> Pad:
+        for key in keys:
+            self.menu, action = self.menu.press(self.view, key, self.cols, self.rows)
+            if action is not None:
+                self.sent.append(action)
+                try:
+                    self.state = apply(self.state, action)
+                except RuleError as error:
+                    self.refusals.append(str(error))
+                    self.menu = self.menu.refused(str(error))
+        return self
+
+    def go_to(self, prefix: str) -> Pad:
+        for _ in range(25):
+            if self.cursor.lstrip().startswith(prefix):
+                return self
+            self.press("down")
+        raise AssertionError(f"no {prefix!r} in this list: {self.screen}")
+
+    def choose(self, prefix: str) -> Pad:
+        return self.go_to(prefix).press("ok")
+
+
+def test_the_first_screen_names_the_player_and_starts_on_the_clone() -> None:
+    pad = Pad(new_game())
+    assert pad.screen == ["Ann       Setup 0/17", ">Clone: choose", "  1 ?           off", "  2 ?           off"]
+    big = Pad(new_game(), cols=21, rows=8).screen
+    assert big[0].startswith("Ann") and big[1] == ">Clone: choose" and big[7].startswith("  6 ?")
+
+
+@pytest.mark.parametrize(("cols", "rows"), [(20, 4), (21, 8), (16, 8)])
+def test_pressing_ok_alone_walks_a_whole_legal_setup(cols: int, rows: int) -> None:
+    pad = Pad(new_game(), cols=cols, rows=rows)
+    presses = 0
+    while in_setup(pad.view):
+        pad.press("ok")
+        presses += 1
+        assert presses < 80, pad.screen
+    assert pad.refusals == []
+    assert presses == 55  # the Clone in 3, each of the 17 labels in 3, Finish in 1
+    assert pad.state.side("Ann").ready and not pad.state.side("Bo").ready
+    assert {a["type"] for a in pad.sent} == {"clone", "assign", "setup_done"}
+    assert all(a["player"] == "Ann" for a in pad.sent)
+
+
+def test_choosing_the_clone() -> None:
+    pad = Pad(new_game()).press("ok")
+    assert pad.screen[0] == "Ann       Clone from"
+    pad.choose("Peripheral")
+    assert pad.screen[0] == "Ann         Clone to" and pad.cursor == "Time"
+    pad.go_to("Void")
+    pad.press("back")  # back to the first list, on the face chosen there
+    assert pad.screen[0].endswith("Clone from") and pad.cursor == "Peripheral"
+    pad.press("ok").choose("Void")
+    assert pad.sent == [{"type": "clone", "player": "Ann", "from": "Peripheral", "to": "Void"}]
+    assert pad.state.side("Ann").clone == ("Peripheral", "Void")
+    assert " Clone: Peri>Void" in pad.screen
+    assert pad.cursor.lstrip().startswith("1 ?")  # straight on to the first label
+    # Choosing again starts from the Clone already chosen.
+    pad.press("up", "ok")
+    assert pad.cursor == "Peripheral"
+    pad.press("ok")
+    assert pad.cursor == "Void"
+
+
+def test_an_identity_and_a_place_make_one_assign() -> None:
+    pad = Pad(new_game()).press("ok", "ok", "ok")  # Clone: Artificial Light becomes Time
+    pad.press("ok")
+    assert pad.screen[0].endswith("Label 1") and pad.cursor.startswith("Light") and pad.cursor.endswith("0/1")
+    pad.choose("Shadow")
+    assert pad.screen[0].endswith("1 Shadow")
+    assert [line[1:].split()[0] for line in pad.screen[1:3]] == ["Board", "Zero-G"]
+    pad.choose("Zero-G")
+    assert pad.sent[-1] == {"type": "assign", "player": "Ann", "label": "1", "identity": "Shadow", "where": "zero-g"}
+    assert pad.state.piece("Ann", "1").identity == "Shadow"
+    assert pad.cursor.lstrip().startswith("2 ?")  # on to the next label
+    assert any(line.lstrip().startswith("1 Shadow") and line.endswith("0-G") for line in pad.screen)
+
+
+def test_take_back_clears_a_label() -> None:
+    pad = Pad(new_game()).press("ok", "ok", "ok", "ok", "ok", "ok")  # label 1: Light on the board
+    assert pad.state.piece("Ann", "1").identity == "Light"
+    pad.press("up", "ok")
+    assert pad.cursor.startswith("Light")  # the label's own identity first
+    pad.choose("Take back")
+    assert pad.sent[-1] == {"type": "unassign", "player": "Ann", "label": "1"}
+    assert pad.state.piece("Ann", "1").identity is None
+    assert pad.cursor.lstrip().startswith("1 ?")
+
+
+def test_a_refusal_shows_the_rules_sentence_then_returns_to_the_choice() -> None:
+    pad = Pad(new_game()).press("down", "ok", "ok", "ok")  # label 1 before any Clone
+    assert len(pad.refusals) == 1 and pad.refusals[0].startswith("Choose your Clone first")
+    assert pad.screen == ["Ann      Refused 1/3", "Choose your Clone", "first: one piece", "(not your Light or a"]
+    pad.press("down", "down")
+    assert pad.screen == ["Ann      Refused 3/3", "Light.", "", ""]
+    pad.press("down")  # the last page stays
+    assert pad.screen[0].endswith("3/3")
+    pad.press("up", "ok")
+    assert pad.screen[0].endswith("1 Light") and pad.cursor.startswith("Board")  # where the refused choice was
+    pad.press("back", "back")
+    assert pad.screen[0].endswith("Setup 0/17") and pad.cursor.lstrip().startswith("1 ?")
+
+
+def test_a_second_light_is_refused_with_the_label_that_has_it() -> None:
+    pad = Pad(new_game(), cols=21, rows=8).press(*["ok"] * 6)  # Clone, then 1 is the Light
+    pad.press("ok").choose("Light").choose("Board")
+    assert pad.refusals == ["You have 1 Light, already labelled 1."]
+    assert "\n".join(pad.screen[1:]).replace("\n", " ").strip() == "You have 1 Light, already labelled 1."
+    pad.press("back")
+    assert pad.screen[0].endswith("2 Light") and pad.state.piece("Ann", "2").identity is None
+
+
+def test_finish_too_early_says_what_is_missing() -> None:
+    pad = Pad(new_game(), cols=21, rows=8).press("up")
+    assert pad.cursor == "Finish setup"
+    pad.press("ok")
+    assert pad.sent == [{"type": "setup_done", "player": "Ann"}]
+    assert pad.refusals[0].startswith("Your setup is not finished: choose your Clone; give an identity to labels 1")
+    pad.press("ok")
+    assert pad.cursor == "Finish setup"
+
+
+def test_lists_wrap_and_back_at_the_top_stays_there() -> None:
+    pad = Pad(new_game())
+    pad.press("up")
+    assert pad.cursor == "Finish setup"
+    pad.press("down")
+    assert pad.cursor == "Clone: choose"
+    pad.press("back")
+    assert pad.cursor == "Clone: choose" and pad.sent == []
+    pad.press("ok", "down", "down", "back")
+    assert pad.cursor == "Clone: choose"
+
+
+def test_kinds_this_table_plays_without_are_not_offered() -> None:
+    pad = Pad(new_game(pieces={"Reflector": 0, "Memory": 3, "Peripheral": 4, "Void": 2}), cols=21, rows=8)
+    pad.press("ok")
+    assert not any("Refl" in line for line in pad.screen)
+    pad.choose("Peripheral").choose("Memory")
+    pad.press("ok")  # label 1
+    labels = [line[1:].split()[0] for line in pad.screen[1:] if line.strip()]
+    assert "Reflector" not in labels and "Refl" not in "".join(labels)
+
+
+def test_keys_it_does_not_know_change_nothing() -> None:
+    pad = Pad(new_game())
+    before = pad.menu
+    pad.press("jump")
+    assert pad.menu == before and pad.sent == []
+
+
+def test_after_the_setup_the_menu_makes_no_more_actions() -> None:
+    pad = Pad(new_game())
+    while in_setup(pad.view):
+        pad.press("ok")
+    sent = len(pad.sent)
+    pad.press("ok", "down", "back", "ok")
+    assert len(pad.sent) == sent
+    assert not shows_menu(pad.view, pad.menu)
+
+
+@st.composite
+def key_runs(draw: st.DrawFn) -> tuple[list[str], tuple[int, int]]:
+    keys = draw(st.lists(st.sampled_from(["up", "down", "ok", "ok", "back"]), min_size=1, max_size=120))
+    return keys, draw(st.sampled_from([(20, 4), (21, 8), (16, 8), (40, 12), (8, 2), (1, 1)]))
+
+
+@given(key_runs())
+@settings(max_examples=150, deadline=None)
+def test_any_key_sequence_only_makes_setup_actions_for_its_player_and_every_screen_fits(
+    run: tuple[list[str], tuple[int, int]],
+) -> None:
+    keys, (cols, rows) = run
+    pad = Pad(new_game(), cols=cols, rows=rows)
+    for key in keys:
+        before = pad.state
+        sent = len(pad.sent)
+        refused = len(pad.refusals)
+        pad.press(key)  # the rules refuse with a RuleError, nothing else
+        for action in pad.sent[sent:]:
+            assert action["type"] in SETUP_ACTIONS and action["player"] == "Ann"
+        if len(pad.refusals) > refused:
+            assert pad.state == before  # a refused choice changes nothing
+        screen = pad.screen
+        assert len(screen) == rows and all(len(line) <= cols for line in screen)
+        if rows > 1 and cols >= 8:
+            assert screen[0].startswith("An")
+    assert pad.state.side("Bo") == new_game().side("Bo") and all(
+        piece.identity is None for piece in pad.state.pieces_of("Bo")
+    )
+
+
+class FakeHub:
+    def __init__(self) -> None:
+        self.shown: list[tuple[str, str]] = []
+
+    def show_refusal(self, player: str, sentence: str) -> None:
+        self.shown.append((player, sentence))
+
+
+class FakeSession:
+    def __init__(self) -> None:
+        self.state = new_game()
+
+    def act(self, action: Action) -> object:
+        self.state = apply(self.state, action)
+        return ()
+
+
+def test_the_app_helper_plays_a_displays_action_and_hands_refusals_back() -> None:
+    hub, session = FakeHub(), FakeSession()
+    assert (
+        act_from_display(session, hub, "Ann", {"type": "clone", "player": "Ann", "from": "Void", "to": "Time"}) is None
+    )
+    assert session.state.side("Ann").clone == ("Void", "Time") and hub.shown == []
+    sentence = act_from_display(session, hub, "Ann", {"type": "clone", "player": "Ann", "from": "Light", "to": "Time"})
+    assert sentence is not None and sentence.startswith('"from" must be')
+    assert hub.shown == [("Ann", sentence)]
+
+
+def test_the_app_helper_lets_a_display_act_only_for_its_own_player() -> None:
+    hub, session = FakeHub(), FakeSession()
+    before = session.state
+    sentence = act_from_display(session, hub, "Ann", {"type": "clone", "player": "Bo", "from": "Void", "to": "Time"})
+    assert session.state == before
+    assert hub.shown == [("Ann", sentence)] and sentence == "This display is Ann's: it can only make Ann's choices."
+
+
+# -- on real pseudo-terminals, with the hub and a real session --------------------------------------------
+
+
+class Dispatcher:
+    """The 'UI thread': holds what the hub hands over until the test runs it, and notes the thread it ran in."""
+
+    def __init__(self) -> None:
+        self.pending: list[Callable[[], None]] = []
+        self.lock = threading.Lock()
+
+    def __call__(self, fn: Callable[[], None]) -> None:
+        with self.lock:
+            self.pending.append(fn)
+
+    def run(self) -> int:
+        with self.lock:
+            todo, self.pending = self.pending, []
+        for fn in todo:
+            fn()
+        return len(todo)
+
+
+def settle(dispatcher: Dispatcher, condition: Callable[[], bool], timeout: float = 5.0) -> bool:
+    """Run the UI thread's queue until `condition` holds with nothing more queued (the hub queues before drawing)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition() and dispatcher.run() == 0:
+            return True
+        dispatcher.run()
+        time.sleep(0.001)
+    return False
+
+
+class Seat:
+    """A player at their own display. `expected()` is what the menu machine says the display must show."""
+
+    def __init__(
+        self, name: str, display: PtyDisplay, hub: DisplayHub, session: Session, dispatcher: Dispatcher
+    ) -> None:
+        self.name, self.display, self.session, self.dispatcher = name, display, session, dispatcher
+        self.hub = hub
+        self.menu = SetupMenu()
+        self.allowed: set[str] = set()  # every screen this display may be sent
+        self.refusals: list[str] = []
+
+    @property
+    def core(self) -> DisplayCore:
+        return self.display.core
+
+    def expected(self) -> list[str]:
+        view = self.session.private_view(self.name)
+        if shows_menu(view, self.menu):
+            return self.menu.lines(view, self.core.cols, self.core.rows)
+        return render_view(view, self.core.cols, self.core.rows)[0]
+
+    def note(self) -> None:
+        self.allowed.add("\n".join(self.expected()))
+
+    def settled(self) -> None:
+        assert settle(self.dispatcher, lambda: self.core.screen() == self.expected()), (
+            self.core.screen(),
+            self.expected(),
+        )
+        self.note()
+
+    def press(self, key: str, others: list[Seat]) -> None:
+        view = self.session.private_view(self.name)
+        assert shows_menu(view, self.menu), "the test presses keys only while the menu is up"
+        self.menu, action = self.menu.press(view, key, self.core.cols, self.core.rows)
+        self.allowed.add("\n".join(self.menu.lines(view, self.core.cols, self.core.rows)))  # drawn before the answer
+        if action is not None:
+            try:
+                RULES.decide(self.session.state, action, RandomDice.seeded(1))
+            except RuleError as error:
+                self.refusals.append(str(error))
+                self.menu = self.menu.refused(str(error))
+        self.display.press(key)
+        handled(self.hub, self.display, self.dispatcher)  # a key that changes nothing visible is done too
+        self.settled()
+        for seat in others:
+            seat.settled()
+
+    @property
+    def cursor(self) -> str:
+        return next((line[1:] for line in self.core.screen() if line.startswith(">")), "")
+
+    def choose(self, prefix: str, others: list[Seat]) -> None:
+        """Press down until the cursor line (read off the display) starts with `prefix`, then ok."""
+        for _ in range(25):
+            if self.cursor.lstrip().startswith(prefix):
+                self.press("ok", others)
+                return
+            self.press("down", others)
+        raise AssertionError(f"{self.name}'s display has no {prefix!r}: {self.core.screen()}")
+
+
+class Table:
+    def __init__(self, root: Path) -> None:
+        self.ports = root / "ports"
+        self.ports.mkdir()
+        self.displays: list[PtyDisplay] = []
+
+    def plug(self, identity: str, port: str, cols: int, rows: int) -> PtyDisplay:
+        display = PtyDisplay(DisplayCore(identity, cols, rows), link=self.ports / port).plug()
+        self.displays.append(display)
+        return display
+
+    def close(self) -> None:
+        for display in self.displays:
+            display.close()
+
+
+@pytest.fixture
+def dispatcher() -> Dispatcher:
+    return Dispatcher()
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    t = Table(tmp_path)
+    yield t
+    t.close()
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Iterator[Session]:
+    with Store.open(tmp_path / "games.db") as store:
+        yield Session.start(store, "quin", Options.for_names("Ann", "Bo"), dice=RandomDice.seeded(7))
+
+
+@pytest.fixture
+def hub(tmp_path: Path, table: Table, dispatcher: Dispatcher) -> Iterator[DisplayHub]:
+    with DisplayHub(tmp_path / "pairings.json", ports=[str(table.ports / "*")], call_soon=dispatcher) as started:
+        yield started
+
+
+class App:
+    """What the app does with a display's action (the lines the report gives the lead)."""
+
+    def __init__(self, session: Session, hub: DisplayHub) -> None:
+        self.session, self.hub = session, hub
+        self.heard: list[tuple[str, dict[str, Any], bool]] = []
+        self.main = threading.current_thread()
+        hub.on_action(self.from_display)
+
+    def from_display(self, player: str, action: Mapping[str, Any]) -> None:
+        self.heard.append((player, dict(action), threading.current_thread() is self.main))
+        act_from_display(self.session, self.hub, player, action)
+
+
+def handled(hub: DisplayHub, display: PtyDisplay, dispatcher: Dispatcher) -> None:
+    """Wait until the hub has dealt with all `display` sent, and the UI thread with what that queued.
+
+    The reader takes a display's frames in order, so a HELLO sent last is a
+    barrier: when the hub's status listeners hear of it, the keys before it
+    are done, and whatever they queued ran before it.
+    """
+    heard: list[bool] = []
+    stop = hub.subscribe(lambda: heard.append(True))
+    display.write(display.core.hello_frame())
+    assert settle(dispatcher, lambda: bool(heard))
+    stop()
+
+
+def seat(
+    name: str, hub: DisplayHub, table: Table, session: Session, dispatcher: Dispatcher, cols: int, rows: int
+) -> Seat:
+    display = table.plug(f"emu-{name.lower()}", f"usb-{name.lower()}", cols, rows)
+    assert display.core.wait_for(lambda core: core.pair_code is not None), display.core.text()
+    assert hub.pair(str(display.core.pair_code), name)
+    player = Seat(name, display, hub, session, dispatcher)
+    player.settled()
+    return player
+
+
+# The two layouts share no identity on any label, so a line "7 Time" tells whose secret it is.
+BO_CLONE = ("Reflector", "Void")
+BO_LAYOUT: dict[str, tuple[str, str]] = {
+    "1": ("Void", "Board"),
+    "2": ("Void", "Board"),
+    "3": ("Peripheral", "Board"),
+    "4": ("Peripheral", "Board"),
+    "5": ("Light", "Board"),
+    "6": ("Memory", "Board"),
+    "7": ("Memory", "Board"),
+    "8": ("Shadow", "Board"),
+    "9": ("Shadow", "Board"),
+    "10": ("Time", "Board"),
+    "11": ("Artificial Light", "Zero-G"),
+    "12": ("Artificial Light", "Zero-G"),
+    "13": ("Artificial Light", "Zero-G"),
+    "14": ("Artificial Light", "Zero-G"),
+    "15": ("Void", "Zero-G"),
+    "16": ("Reflector", "Zero-G"),
+    "17": ("Peripheral", "Zero-G"),
+}
+PREFIXES = {"Artificial Light": "A", "Light": "Light", "Shadow": "Sh", "Time": "Ti", "Reflector": "Re"}
+PREFIXES |= {"Memory": "Me", "Peripheral": "Pe", "Void": "Vo"}
+PIECE_LINE = re.compile(r"^[> ]?\s*(\d{1,2}) (\S+)")
+
+
+def kind_of(word: str) -> str | None:
+    if word.startswith("Light"):
+        return "Light"
+    return next((kind for kind, prefix in PREFIXES.items() if kind != "Light" and word.startswith(prefix)), None)
+
+
+def screens(core: DisplayCore) -> list[str]:
+    return ["\n".join(p.unpack_screen(payload)) for kind, payload in list(core.received) if kind == p.SCREEN]
+
+
+CLONE_LINE = re.compile(r"Clone: ?([\w.]+(?: Light)?) ?> ?(\w+)")
+
+
+def clones_shown(core: DisplayCore) -> set[tuple[str | None, str | None]]:
+    """Every Clone a display was ever sent ("Clone: Refl>Void", or wrapped: "Clone: Artificial\n  Light > Time")."""
+    found = set()
+    for text in screens(core):
+        for match in CLONE_LINE.finditer(" ".join(text.split())):
+            if match.group(1) != "choose":  # "Clone: choose" above a cursor line
+                found.add((kind_of(match.group(1)), kind_of(match.group(2))))
+    return found
+
+
+def identities_shown(core: DisplayCore) -> set[tuple[str, str]]:
+    """Every (label, identity) a display was ever sent as a piece line."""
+    shown = set()
+    for text in screens(core):
+        for line in text.split("\n"):
+            match = PIECE_LINE.match(line)
+            kind = kind_of(match.group(2)) if match else None
+            if match and kind:
+                shown.add((match.group(1), kind))
+    return shown
+
+
+def test_a_whole_setup_for_both_players_by_keys_alone(
+    hub: DisplayHub, table: Table, session: Session, dispatcher: Dispatcher
+) -> None:
+    app = App(session, hub)
+    hub.attach(session)
+    ann = seat("Ann", hub, table, session, dispatcher, 20, 4)
+    bo = seat("Bo", hub, table, session, dispatcher, 21, 8)
+    assert ann.core.screen()[0] == "Ann       Setup 0/17" and bo.core.screen()[0].startswith("Bo")
+
+    # Ann takes every suggestion: ok, ok, ok...
+    presses = 0
+    while in_setup(session.private_view("Ann")):
+        ann.press("ok", [bo])
+        presses += 1
+        assert presses < 80
+    assert presses == 55 and ann.refusals == []
+    assert ann.core.wait_for_text("Ready: waiting for")
+
+    # Bo picks his own Clone and layout, reading his display.
+    bo.press("ok", [ann])
+    bo.choose(BO_CLONE[0], [ann])
+    bo.choose(BO_CLONE[1], [ann])
+    for label, (kind, place) in BO_LAYOUT.items():
+        assert bo.cursor.lstrip().startswith(f"{label} ?"), bo.core.screen()
+        bo.press("ok", [ann])
+        bo.choose(kind if kind != "Artificial Light" else "Art", [ann])
+        bo.choose(place, [ann])
+    assert bo.cursor == "Finish setup"
+    bo.press("ok", [ann])
+    assert bo.refusals == []
+
+    state = session.state
+    assert state.phase == "play" and state.turn == "Ann"
+    assert ann.core.wait_for_text("Your turn") and bo.core.wait_for_text("Ann's turn")
+    assert state.side("Bo").clone == BO_CLONE
+    assert {label: (state.piece("Bo", label).identity, state.piece("Bo", label).where) for label in BO_LAYOUT} == {
+        label: (kind, "board" if place == "Board" else "zero-g") for label, (kind, place) in BO_LAYOUT.items()
+    }
+    # Every action came from a display, for that display's own player, through the UI thread.
+    assert len(app.heard) == len(session.moves) == 1 + 17 + 1 + 1 + 17 + 1
+    assert all(action["player"] == player and on_ui for player, action, on_ui in app.heard)
+    assert {move.action["type"] for move in session.moves} == {"clone", "assign", "setup_done"}
+    # Replay gives the same game.
+    assert Session.load(session.store, session.game_id).state == state
+
+    # No display was ever sent anything but its own player's screens...
+    for player in (ann, bo):
+        for text in screens(player.core):
+            assert text in player.allowed, f"{player.name}'s display was sent:\n{text}"
+            assert text.split("\n")[0].startswith(player.name)
+    # ... so never the other player's identities, nor their Clone.
+    ann_layout = {piece.label: piece.identity for piece in state.pieces_of("Ann")}
+    assert all(ann_layout[label] != kind for label, (kind, _place) in BO_LAYOUT.items())
+    assert identities_shown(ann.core) == {(label, str(kind)) for label, kind in ann_layout.items()}
+    assert identities_shown(bo.core) == {(label, kind) for label, (kind, _place) in BO_LAYOUT.items()}
+    assert clones_shown(ann.core) == {("Artificial Light", "Time")}
+    assert clones_shown(bo.core) == {BO_CLONE}
+
+
+def test_a_refused_choice_shows_its_sentence_on_that_display_only(
+    hub: DisplayHub, table: Table, session: Session, dispatcher: Dispatcher
+) -> None:
+    App(session, hub)
+    hub.attach(session)
+    ann = seat("Ann", hub, table, session, dispatcher, 20, 4)
+    bo = seat("Bo", hub, table, session, dispatcher, 21, 8)
+    for key in ("down", "ok", "ok", "ok"):  # label 1: Light on the board, before any Clone
+        ann.press(key, [bo])
+    assert ann.refusals and ann.refusals[0].startswith("Choose your Clone first")
+    assert ann.core.screen() == [
+        "Ann      Refused 1/3",
+        "Choose your Clone",
+        "first: one piece",
+        "(not your Light or a",
+    ]
+    ann.press("down", [bo])
+    assert "Artificial" in ann.core.text()
+    ann.press("ok", [bo])
+    assert ann.core.screen()[0] == "Ann          1 Light"  # back where the choice was made
+    assert session.moves == ()
+    assert not any("Refused" in text or "Clone first" in text for text in screens(bo.core))
+
+    # A second Light, once the Clone is chosen.
+    # back to the main list, up to the Clone, Clone (3 keys), label 1 (3 keys), label 2: up to Light, Board.
+    for key in ("back", "back", "up", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "up", "ok", "ok"):
+        ann.press(key, [bo])
+    assert ann.refusals[-1] == "You have 1 Light, already labelled 1."
+    assert ann.core.screen() == ["Ann          Refused", "You have 1 Light,", "already labelled 1.", ""]
+    assert session.state.piece("Ann", "2").identity is None
+    assert not any("already labelled" in text for text in screens(bo.core))
+
+
+def test_a_display_cannot_act_for_the_other_player(
+    hub: DisplayHub, table: Table, session: Session, dispatcher: Dispatcher, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = App(session, hub)
+    hub.attach(session)
+    ann = seat("Ann", hub, table, session, dispatcher, 20, 4)
+    bo = seat("Bo", hub, table, session, dispatcher, 21, 8)
+
+    # The app's side: an action naming Bo, said to come from Ann's display, is refused there.
+    app.from_display("Ann", {"type": "clone", "player": "Bo", "from": "Void", "to": "Time"})
+    assert session.moves == ()
+    assert ann.core.wait_for_text("This display is")
+    assert not any("This display is" in text for text in screens(bo.core))
+
+    # The hub's side: whatever the menu came up with, it delivers only actions for the display's own player.
+    def for_bo(self: SetupMenu, view: Mapping[str, Any], key: str, cols: int = 20, rows: int = 4) -> tuple[Any, Any]:
+        return SetupMenu(), {"type": "clone", "player": "Bo", "from": "Void", "to": "Time"}
+
+    monkeypatch.setattr(quin_setup.SetupMenu, "press", for_bo)
+    heard = len(app.heard)
+    for key in ("ok", "ok", "down", "ok"):
+        ann.display.press(key)
+    handled(hub, ann.display, dispatcher)
+    assert "Setup 0/17" in ann.core.text()
+    assert len(app.heard) == heard and session.moves == ()
+
+    # And a display nobody has paired sends nothing at all.
+    stranger = table.plug("emu-stranger", "usb-x", 20, 4)
+    assert stranger.core.wait_for(lambda core: core.pair_code is not None)
+    for key in ("ok", "down", "ok"):
+        stranger.press(key)
+    handled(hub, stranger, dispatcher)
+    assert len(app.heard) == heard and session.moves == ()
+
+
+def test_the_menu_survives_a_replug_on_another_port(
+    hub: DisplayHub, table: Table, session: Session, dispatcher: Dispatcher
+) -> None:
+    App(session, hub)
+    hub.attach(session)
+    ann = seat("Ann", hub, table, session, dispatcher, 20, 4)
+    for key in ("ok", "ok", "ok", "ok", "down"):  # Clone chosen; label 1's list, on Artificial Light
+        ann.press(key, [])
+    shown = ann.core.screen()
+    assert shown[0].endswith("Label 1")
+    ann.display.unplug()
+    ann.display.plug(link=table.ports / "usb-elsewhere")
+    assert settle(dispatcher, lambda: ann.core.screen() == shown)
+    ann.press("ok", [])
+    assert ann.core.screen()[0].endswith("1 A.Light") or ann.core.screen()[0].endswith("1 Art.Light")
+
+
+def test_without_an_action_listener_the_display_keeps_its_pages(
+    hub: DisplayHub, table: Table, session: Session, dispatcher: Dispatcher
+) -> None:
+    hub.attach(session)
+    display = table.plug("emu-ann", "usb-ann", 20, 4)
+    assert display.core.wait_for(lambda core: core.pair_code is not None)
+    assert hub.pair(str(display.core.pair_code), "Ann")
+    first = render_view(session.private_view("Ann"), 20, 4)[0]
+    assert display.core.wait_for(lambda core: core.screen() == first), display.core.text()
+    unlisten = hub.on_action(lambda player, action: None)
+    assert display.core.wait_for(lambda core: core.screen()[0] == "Ann       Setup 0/17")
+    unlisten()
+    assert display.core.wait_for(lambda core: core.screen() == first)
