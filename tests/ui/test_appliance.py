@@ -58,3 +58,21 @@ def test_the_unit_restarts_forever_and_runs_as_a_member_of_the_device_groups():
     assert service["User"] != "root"
     assert "--appliance" in service["ExecStart"]
     assert service["Environment"]  # SDL on KMS/DRM, our own data and config directories
+
+
+def test_on_the_appliance_one_tap_is_one_touch(tmp_path):
+    """SDL must not turn touches into mouse clicks too, and Kivy's sysfs probe (a second provider) is off."""
+    probe = (
+        "from ui import boot; boot.prepare(appliance=True)\n"
+        "import os; from kivy.config import Config\n"
+        "print(sorted(Config.options('input')), os.environ['SDL_TOUCH_MOUSE_EVENTS'], os.environ['KIVY_HOME'])\n"
+    )
+    env = {**os.environ, "COMPANION_HOME": str(tmp_path), "KIVY_NO_CONSOLELOG": "1"}
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    options, rest = done.stdout.strip().rsplit("]", 1)
+    sdl_mouse, kivy_home = rest.split()
+    assert "%(name)s" not in options, "the sysfs probe would see the touchscreen a second time"
+    assert "mouse" in options, "a USB mouse still works"
+    assert sdl_mouse == "0"
+    assert kivy_home.startswith(str(tmp_path)), "Kivy's config and logs stay in our own directory"
