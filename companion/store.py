@@ -235,7 +235,7 @@ class Store:
         """Finished games, newest first (abandoned ones left out)."""
         rows = self._db.execute(
             f"SELECT {', '.join(_COLUMNS['games'])} FROM games WHERE finished_at IS NOT NULL "
-            "AND outcome NOT LIKE '%\"abandoned\"%' ORDER BY finished_at DESC LIMIT ?",
+            "AND json_extract(outcome, '$.reason') != 'abandoned' ORDER BY finished_at DESC, id DESC LIMIT ?",
             (limit,),
         ).fetchall()
         return [_game_record(r) for r in rows]

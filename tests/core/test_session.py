@@ -195,3 +195,12 @@ def test_replay_equals_live_play(script, seed, tmp_path_factory):
     with Store.open(path) as store:
         replayed = Session.load(store, session.game_id)
         assert (replayed.state, replayed.can_undo, replayed.can_redo) == live
+
+
+def test_an_abandoned_game_is_neither_resumed_nor_in_the_history(tiny):
+    store = Store.in_memory()
+    session = start(store, "Ann", "Bo")
+    session.act({"type": "pass", "player": "Ann"})
+    session.abandon()
+    assert store.unfinished() is None
+    assert store.finished() == [] and store.win_counts() == {}
