@@ -192,3 +192,20 @@ def test_the_display_strip_sits_in_its_spot(ui: Any) -> None:
     assert kinds_shown(words) == set()
     ui.screenshot("quin-with-displays.png")
     ui.table.displays = None
+
+
+def test_who_goes_first_is_one_tap_from_the_setup_and_the_race_choice_lands_in_the_game(ui):
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    button = ui.find(screen, "race_button")
+    assert button.text == "Who goes first? The water race" and not button.disabled
+    ui.tap(button)
+    race = ui.screen
+    assert race.name != screen.name, "the race screen opens"
+    ui.screenshot("quin-race-from-setup.png")
+    # the table may skip the race and choose by hand: the choice is the game's first event
+    ui.app.go_home()
+    ui.app.resume_game()
+    ui.screen.session.act({"type": "choose_first", "player": "Bo", "chosen_by": "Ann", "how": "table"})
+    ui.frames(3)
+    button = ui.find(ui.screen, "race_button")
+    assert button.text == "Bo goes first" and button.disabled

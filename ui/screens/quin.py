@@ -106,6 +106,8 @@ class QuinSetupActions(BoxLayout):
 
     screen = ObjectProperty(None)
     lines = ListProperty([])
+    first_text = StringProperty("")  # who goes first, or the offer to race for it
+    race_open = BooleanProperty(False)
 
 
 class QuinTable(BoxLayout):
@@ -216,6 +218,9 @@ class QuinScreen(GameScreen):
             self.setup_actions.lines = [
                 f"{p['name']}: setup done" if p["ready"] else f"{p['name']}: set up in private" for p in view["players"]
             ]
+            first = view.get("first")
+            self.setup_actions.race_open = not first and self.can_race
+            self.setup_actions.first_text = f"{first} goes first" if first else "Who goes first? The water race"
         table.result = self._result_text(view)
         table.hint = self._hint(view)
 
