@@ -39,10 +39,12 @@ class CompanionApp(App):
         *,
         on_first_frame: Callable[[], None] | None = None,
         start_hardware: Callable[[Table], list[str]] | None = None,
+        resume_on_start: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.table = table
+        self.resume_on_start = resume_on_start
         self.session: Session | None = None
         self._on_first_frame = on_first_frame
         self._start_hardware = start_hardware
@@ -63,6 +65,8 @@ class CompanionApp(App):
         return self.screens
 
     def on_start(self) -> None:
+        if self.resume_on_start:
+            self.start_where_left()
         Clock.schedule_once(self._first_frame_drawn, 0)
         interval = systemd_notify.watchdog_interval()
         if interval:
@@ -128,6 +132,10 @@ class CompanionApp(App):
             self.session.pause_clock()
         session = Session.start(self.table.store, game, options, dice=self.table.dice, clock=self.table.clock)
         return self.show(session)
+
+    def start_where_left(self) -> GameScreen | None:
+        """After a restart (power cut, watchdog) the appliance goes straight back into the game."""
+        return self.resume_game() if self.table.store.unfinished() else None
 
     def resume_game(self) -> GameScreen | None:
         """Open the unfinished game, exactly where it was left."""

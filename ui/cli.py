@@ -210,7 +210,9 @@ def run(args: argparse.Namespace, *, on_first_frame: Callable[[], None] | None =
     from ui.dispatch import clock_dispatcher
 
     table.dispatch = clock_dispatcher
-    CompanionApp(table, on_first_frame=on_first_frame, start_hardware=start_hardware).run()
+    CompanionApp(
+        table, on_first_frame=on_first_frame, start_hardware=start_hardware, resume_on_start=appliance
+    ).run()
     return 0
 
 

@@ -99,3 +99,12 @@ def test_history_and_wins_after_finished_games(ui):
     popup = ui.window.children[0]
     assert popup.text.count("Quantum Link") == 3 and "won by Ann" in popup.text
     ui.screenshot("home-history.png")
+
+
+def test_after_a_restart_the_appliance_goes_straight_back_into_the_game(ui):
+    screen = ui.start_game("quinque", ["Ann", "Bo"])
+    assert ui.screen is screen
+    ui.app.reset(ui.table)  # as a fresh start would find it: home, with the game unfinished in the store
+    assert ui.screen.name == "home"
+    resumed = ui.app.start_where_left()
+    assert resumed is not None and ui.screen is resumed and resumed.session.game_id == screen.session.game_id
