@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.game import Outcome, Reason
+
 SCHEMA_VERSION = 1
 
 _SCHEMA = """
@@ -186,7 +188,7 @@ class Store:
         with self._transaction() as db:
             db.execute(
                 "UPDATE games SET finished_at = ?, outcome = ? WHERE id = ?",
-                (now, json.dumps({"winners": [], "reason": "abandoned", "detail": ""}), game_id),
+                (now, json.dumps(Outcome((), Reason.ABANDONED).to_json()), game_id),
             )
 
     @staticmethod
@@ -235,8 +237,8 @@ class Store:
         """Finished games, newest first (abandoned ones left out)."""
         rows = self._db.execute(
             f"SELECT {', '.join(_COLUMNS['games'])} FROM games WHERE finished_at IS NOT NULL "
-            "AND json_extract(outcome, '$.reason') != 'abandoned' ORDER BY finished_at DESC, id DESC LIMIT ?",
-            (limit,),
+            "AND json_extract(outcome, '$.reason') != ? ORDER BY finished_at DESC, id DESC LIMIT ?",
+            (Reason.ABANDONED.value, limit),
         ).fetchall()
         return [_game_record(r) for r in rows]
 
