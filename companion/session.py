@@ -187,12 +187,13 @@ class Session:
         if not self._moves:
             return False
         seq = len(self._moves) - 1
+        ended_the_game = self.outcome is not None
         outcome = self.rules.outcome(self._states[-2])
         self._store_undone(seq, True, outcome)
         self._redo.insert(0, self._moves.pop())
         self._states.pop()
-        if outcome is None and self._running_since is None:
-            self.resume_clock()
+        if ended_the_game and outcome is None:
+            self.resume_clock()  # the game is on again (a pause the table chose stays)
         self._notify()
         return True
 

@@ -204,3 +204,17 @@ def test_an_abandoned_game_is_neither_resumed_nor_in_the_history(tiny):
     session.abandon()
     assert store.unfinished() is None
     assert store.finished() == [] and store.win_counts() == {}
+
+
+def test_undo_keeps_a_pause_the_table_chose_but_restarts_a_clock_stopped_by_the_end(tiny):
+    clock = FakeClock()
+    session = start(Store.in_memory(), "Ann", "Bo", target=1, clock=clock)
+    session.act({"type": "pass", "player": "Ann"})
+    session.pause_clock()
+    session.undo()
+    assert session.paused, "undo is not a reason to restart a paused clock"
+    session.resume_clock()
+    session.act({"type": "roll", "player": "Ann"})  # reaches the target: the game ends, the clock stops
+    assert session.paused
+    session.undo()
+    assert not session.paused
