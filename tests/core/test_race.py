@@ -6,17 +6,14 @@ import itertools
 import random
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.dice import Dice
-from companion.game import Action, Event, Options, Outcome, Reason, RuleError, View, action_type, require
-from companion.games import register, unregister
+from companion.game import Options
 from companion.race import (
     Phase,
     Race,
@@ -273,126 +270,70 @@ def test_format_ms_is_to_the_millisecond() -> None:
 # -- who chooses next time: through the real Session and a SQLite file -----------------------------------------
 
 
-@dataclass(frozen=True)
-class FirstState:
-    players: tuple[str, ...]
-    first: str | None = None
-    chosen_by: str | None = None
-    how: str | None = None
-    moves: int = 0
-    winner: str | None = None
-    drawn: bool = False
+GAME = "quantum-link"
+"""A real game that takes ``choose_first`` and can be won, lost or drawn in a few moves."""
 
 
-class FirstGame:
-    """A tiny game that accepts ``choose_first`` (the real games may not be written yet)."""
-
-    name = "race-test"
-    title = "Race Test"
-    min_players = 2
-    max_players = 4
-
-    def setup(self, options: Options) -> FirstState:
-        return FirstState(options.names)
-
-    def decide(self, state: FirstState, action: Action, dice: Dice) -> list[Event]:
-        kind = action_type(action)
-        require(state.winner is None and not state.drawn, "The game is over.")
-        if kind == "choose_first":
-            require(state.moves == 0 and state.first is None, "The first player is already chosen.")
-            player, chosen_by, how = action.get("player"), action.get("chosen_by"), action.get("how")
-            require(player in state.players, f"{player!r} is not at the table.")
-            require(chosen_by in state.players, f"{chosen_by!r} is not at the table.")
-            require(how in ("race", "loser", "table"), "how must be race, loser or table.")
-            return [{"type": "first_player_chosen", "player": player, "chosen_by": chosen_by, "how": how}]
-        if kind == "win":
-            require(action.get("player") in state.players, "Who won?")
-            return [{"type": "won", "player": action["player"]}]
-        if kind == "draw":
-            return [{"type": "drawn"}]
-        if kind == "move":
-            require(action.get("player") == self.current_player(state), "Not your turn.")
-            return [{"type": "moved", "player": action["player"]}]
-        raise RuleError(f"No action {kind!r}.")
-
-    def evolve(self, state: FirstState, event: Event) -> FirstState:
-        kind = event["type"]
-        if kind == "first_player_chosen":
-            return replace(state, first=event["player"], chosen_by=event["chosen_by"], how=event["how"])
-        if kind == "won":
-            return replace(state, winner=event["player"])
-        if kind == "drawn":
-            return replace(state, drawn=True)
-        return replace(state, moves=state.moves + 1)
-
-    def public_view(self, state: FirstState) -> View:
-        return {"first": state.first, "moves": state.moves}
-
-    def private_view(self, state: FirstState, player: str) -> View:
-        return self.public_view(state)
-
-    def outcome(self, state: FirstState) -> Outcome | None:
-        if state.winner:
-            return Outcome((state.winner,), Reason.SCORE, f"{state.winner} won.")
-        if state.drawn:
-            return Outcome((), Reason.TIE, "A draw.")
-        return None
-
-    def current_player(self, state: FirstState) -> str | None:
-        if self.outcome(state):
-            return None
-        start = state.players.index(state.first) if state.first else 0
-        return state.players[(start + state.moves) % len(state.players)]
-
-
-@pytest.fixture
-def first_game() -> Iterator[FirstGame]:
-    game = FirstGame()
-    register(game)
-    yield game
-    unregister(game.name)
-
-
-def _play(store: Store, players: Sequence[str], *actions: dict[str, object]) -> Session:
-    session = Session.start(store, "race-test", Options.for_names(*players))
+def _play(
+    store: Store, players: Sequence[str], *actions: dict[str, object], game: str = GAME, **settings: object
+) -> Session:
+    session = Session.start(store, game, Options.for_names(*players, **settings))
     for action in actions:
         session.act(action)
     return session
 
 
-def test_the_previous_loser_of_the_same_players_chooses_next_time(tmp_path: Path, first_game: FirstGame) -> None:
+def _win(winner: str, loser: str) -> list[dict[str, object]]:
+    """Quantum Link moves, `winner` to move, that end the game `winner` 2, `loser` 0.
+
+    Two 1s side by side have one friend each, so both score; two passes in a row end the game.
+    """
+    one = {"type": "place", "player": winner, "face": 1}
+    wait = {"type": "pass", "player": loser}
+    return [{**one, "cell": [0, 0]}, wait, {**one, "cell": [1, 0]}, wait, {"type": "pass", "player": winner}]
+
+
+def _draw(first: str, second: str) -> list[dict[str, object]]:
+    """Two passes and no dice: 0 to 0, a tie."""
+    return [{"type": "pass", "player": first}, {"type": "pass", "player": second}]
+
+
+def test_the_previous_loser_of_the_same_players_chooses_next_time(tmp_path: Path) -> None:
     with Store.open(tmp_path / "games.db") as store:
-        assert first_choice(store.finished(), ["Ann", "Bo"], "race-test").how == "race"
-        _play(store, ["Ann", "Bo"], {"type": "win", "player": "Ann"})
-        _play(store, ["Ann", "Cy"], {"type": "win", "player": "Cy"})  # other players: not ours
-        offer = first_choice(store.finished(), ["Bo", "Ann"], "race-test")
+        assert first_choice(store.finished(), ["Ann", "Bo"], GAME).how == "race"
+        _play(store, ["Ann", "Bo"], *_win("Ann", "Bo"))
+        _play(store, ["Ann", "Cy"], {"type": "pass", "player": "Ann"}, *_win("Cy", "Ann"))  # other players: not ours
+        offer = first_choice(store.finished(), ["Bo", "Ann"], GAME)
         assert (offer.chooser, offer.how) == ("Bo", "loser")
         assert offer.sentence == "Bo lost your last game, so Bo chooses who goes first."
         assert previous_loser(store.finished(), ["Ann", "Cy"]) == "Ann"
         assert previous_loser(store.finished(), ["Ann", "Bo"], "quin") is None  # another game
         # The newest game decides: Bo wins the next one, so Ann chooses after it.
-        _play(store, ["Ann", "Bo"], {"type": "win", "player": "Bo"})
-        assert previous_loser(store.finished(), ["Ann", "Bo"], "race-test") == "Ann"
+        _play(store, ["Ann", "Bo"], {"type": "pass", "player": "Ann"}, *_win("Bo", "Ann"))
+        assert previous_loser(store.finished(), ["Ann", "Bo"], GAME) == "Ann"
         # A draw, or an abandoned game, leaves it to a race (or the newest real result).
-        _play(store, ["Ann", "Bo"], {"type": "draw"})
+        drawn = _play(store, ["Ann", "Bo"], *_draw("Ann", "Bo"))
+        assert drawn.outcome is not None and drawn.outcome.winners == ()
         assert previous_loser(store.finished(), ["Ann", "Bo"]) is None
-        abandoned = _play(store, ["Dee", "Eve"], {"type": "win", "player": "Dee"})
+        abandoned = _play(store, ["Dee", "Eve"], *_win("Dee", "Eve"))
         _play(store, ["Dee", "Eve"]).abandon()
         assert abandoned.outcome is not None
         assert previous_loser(store.finished(), ["Dee", "Eve"]) == "Eve"
 
 
-def test_several_losers_leave_the_choice_to_a_race(tmp_path: Path, first_game: FirstGame) -> None:
+def test_several_losers_leave_the_choice_to_a_race(tmp_path: Path, tiny: object) -> None:
+    # No real game that takes choose_first ends quickly with three players: the core tests' dice game does.
     with Store.open(tmp_path / "games.db") as store:
-        _play(store, ["Ann", "Bo", "Cy"], {"type": "win", "player": "Ann"})
+        won = _play(store, ["Ann", "Bo", "Cy"], {"type": "roll", "player": "Ann"}, game="tiny", target=1)
+        assert won.outcome is not None and won.outcome.winners == ("Ann",)
         assert previous_loser(store.finished(), ["Ann", "Bo", "Cy"]) is None
 
 
-def test_the_choice_is_the_games_first_action_and_survives_a_restart(tmp_path: Path, first_game: FirstGame) -> None:
+def test_the_choice_is_the_games_first_action_and_survives_a_restart(tmp_path: Path) -> None:
     race = press_all(racing(tie_window_ms=0.5), [("Bo", 10.402), ("Ann", 10.401)])
     assert race.result is not None and race.result.winner == "Ann"
     with Store.open(tmp_path / "games.db") as store:
-        session = Session.start(store, "race-test", Options.for_names("Ann", "Bo"))
+        session = Session.start(store, GAME, Options.for_names("Ann", "Bo"))
         session.act(choose_first("Bo", chosen_by=race.result.winner, how="race"))
     with Store.open(tmp_path / "games.db") as store:
         resumed = Session.resume(store)

@@ -12,7 +12,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -20,9 +20,7 @@ import gpiozero.pins.mock as gpiozero_mock
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from companion.dice import Dice
-from companion.game import Action, Event, Options, Outcome, Reason, RuleError, View, action_type, require
-from companion.games import register, unregister
+from companion.game import Options
 from companion.race import Phase, choose_first, first_choice
 from companion.session import Session
 from companion.store import Store
@@ -495,67 +493,16 @@ def test_a_pin_factory_is_required() -> None:
 # -- the choice: recorded as the game's first event, resumed after a restart ------------------------------------------
 
 
-@dataclass(frozen=True)
-class FirstState:
-    players: tuple[str, ...]
-    first: str | None = None
-    moves: int = 0
-    winner: str | None = None
-
-
-class FirstGame:
-    """A tiny game that takes ``choose_first`` (registered here: the real games may not be written yet)."""
-
-    name = "race-hw-test"
-    title = "Race Hardware Test"
-    min_players = 2
-    max_players = 2
-
-    def setup(self, options: Options) -> FirstState:
-        return FirstState(options.names)
-
-    def decide(self, state: FirstState, action: Action, dice: Dice) -> list[Event]:
-        kind = action_type(action)
-        if kind == "choose_first":
-            require(state.moves == 0 and state.first is None, "The first player is already chosen.")
-            require(action.get("player") in state.players and action.get("chosen_by") in state.players, "Who?")
-            return [{**action, "type": "first_player_chosen"}]
-        if kind == "win":
-            return [{"type": "won", "player": action.get("player")}]
-        raise RuleError(f"No action {kind!r}.")
-
-    def evolve(self, state: FirstState, event: Event) -> FirstState:
-        if event["type"] == "first_player_chosen":
-            return replace(state, first=event["player"])
-        return replace(state, winner=event["player"], moves=state.moves + 1)
-
-    def public_view(self, state: FirstState) -> View:
-        return {"first": state.first}
-
-    def private_view(self, state: FirstState, player: str) -> View:
-        return {"first": state.first}
-
-    def outcome(self, state: FirstState) -> Outcome | None:
-        return Outcome((state.winner,), Reason.SCORE, "") if state.winner else None
-
-    def current_player(self, state: FirstState) -> str | None:
-        return None if state.winner else (state.first or state.players[0])
-
-
-@pytest.fixture
-def first_game() -> Iterator[FirstGame]:
-    game = FirstGame()
-    register(game)
-    yield game
-    unregister(game.name)
+GAME = "quantum-link"
+"""A real game that takes ``choose_first`` and can be won in a few moves."""
 
 
 def test_the_winners_choice_is_the_games_first_event_and_survives_a_restart(
-    tmp_path: Path, buttons: RaceButtons, clock: Clock, first_game: FirstGame
+    tmp_path: Path, buttons: RaceButtons, clock: Clock
 ) -> None:
     db = tmp_path / "games.db"
     store = Store.open(db)
-    session = Session.start(store, first_game.name, Options.for_names("Ann", "Bo"))
+    session = Session.start(store, GAME, Options.for_names("Ann", "Bo"))
     screen = Screen()
     race = controller(buttons, screen)
     check_buttons(buttons, clock)
@@ -575,7 +522,17 @@ def test_the_winners_choice_is_the_games_first_event_and_survives_a_restart(
         assert resumed is not None
         assert resumed.events[0] == {"type": "first_player_chosen", "player": "Ann", "chosen_by": "Bo", "how": "race"}
         assert resumed.current_player == "Ann"
-        resumed.act({"type": "win", "player": "Bo"})
+        # Ann waits while Bo lays two 1s side by side (one friend each: 2 points), then both pass.
+        for action in [
+            {"type": "pass", "player": "Ann"},
+            {"type": "place", "player": "Bo", "cell": [0, 0], "face": 1},
+            {"type": "pass", "player": "Ann"},
+            {"type": "place", "player": "Bo", "cell": [1, 0], "face": 1},
+            {"type": "pass", "player": "Ann"},
+            {"type": "pass", "player": "Bo"},
+        ]:
+            resumed.act(action)
+        assert resumed.outcome is not None and resumed.outcome.winners == ("Bo",)
         # Next game by the same players: Ann lost, so Ann is offered the choice.
-        offer = first_choice(reopened.finished(), ["Ann", "Bo"], first_game.name)
+        offer = first_choice(reopened.finished(), ["Ann", "Bo"], GAME)
         assert (offer.chooser, offer.how) == ("Ann", "loser")

@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from companion.dice import Dice
-from companion.game import Action, Event, Options, Outcome, Reason, RuleError, View, action_type, require
-from companion.games import register, unregister
+from companion.game import Options
 from companion.race import Phase
 from companion.session import Session
 
@@ -26,61 +23,26 @@ pytestmark = pytest.mark.ui
 FAST = {"count_interval": 0.05, "delay_range": (0.05, 0.1)}
 
 
-@dataclass(frozen=True)
-class FirstState:
-    players: tuple[str, ...]
-    first: str | None = None
-    chosen_by: str | None = None
-    how: str | None = None
-    winner: str | None = None
+GAME = "quantum-link"
+"""A real game that takes ``choose_first`` and can be won in a few moves."""
 
 
-class FirstGame:
-    """A tiny game that takes ``choose_first`` (registered here: the real games may not be written yet)."""
+def win(winner: str, loser: str) -> list[dict[str, object]]:
+    """Quantum Link moves, `winner` to move, that end the game `winner` 2, `loser` 0.
 
-    name = "race-ui-test"
-    title = "Race Test"
-    min_players = 2
-    max_players = 4
-
-    def setup(self, options: Options) -> FirstState:
-        return FirstState(options.names)
-
-    def decide(self, state: FirstState, action: Action, dice: Dice) -> list[Event]:
-        kind = action_type(action)
-        if kind == "choose_first":
-            require(state.first is None and state.winner is None, "The first player is already chosen.")
-            require(action.get("player") in state.players and action.get("chosen_by") in state.players, "Who?")
-            require(action.get("how") in ("race", "loser", "table"), "How?")
-            return [{**action, "type": "first_player_chosen"}]
-        if kind == "win":
-            return [{"type": "won", "player": action.get("player")}]
-        raise RuleError(f"No action {kind!r}.")
-
-    def evolve(self, state: FirstState, event: Event) -> FirstState:
-        if event["type"] == "first_player_chosen":
-            return replace(state, first=event["player"], chosen_by=event["chosen_by"], how=event["how"])
-        return replace(state, winner=event["player"])
-
-    def public_view(self, state: FirstState) -> View:
-        return {"first": state.first}
-
-    def private_view(self, state: FirstState, player: str) -> View:
-        return {"first": state.first}
-
-    def outcome(self, state: FirstState) -> Outcome | None:
-        return Outcome((state.winner,), Reason.SCORE, "") if state.winner else None
-
-    def current_player(self, state: FirstState) -> str | None:
-        return None if state.winner else (state.first or state.players[0])
+    Two 1s side by side have one friend each, so both score; two passes in a row end the game.
+    """
+    one = {"type": "place", "player": winner, "face": 1}
+    wait = {"type": "pass", "player": loser}
+    return [{**one, "cell": [0, 0]}, wait, {**one, "cell": [1, 0]}, wait, {"type": "pass", "player": winner}]
 
 
-@pytest.fixture
-def first_game() -> Iterator[FirstGame]:
-    game = FirstGame()
-    register(game)
-    yield game
-    unregister(game.name)
+def finished_game(ui: Any, *actions: dict[str, object]) -> None:
+    """An earlier game of Ann and Bo, played to its end in the app's store."""
+    earlier = Session.start(ui.store, GAME, Options.for_names("Ann", "Bo"))
+    for action in actions:
+        earlier.act(action)
+    assert earlier.outcome is not None
 
 
 def wait_until(ui: Any, condition: Callable[[], bool], timeout: float = 5.0) -> None:
@@ -94,7 +56,7 @@ def wait_until(ui: Any, condition: Callable[[], bool], timeout: float = 5.0) -> 
 def open_race_screen(ui: Any, players: list[str], **options: Any) -> Any:
     from ui.screens.race import open_race
 
-    game_screen = ui.start_game("race-ui-test", players)
+    game_screen = ui.start_game(GAME, players)
     screen = open_race(game_screen, rng=random.Random(11), timing=FAST, **options)
     ui.frames(4)
     assert ui.screen is screen
@@ -113,7 +75,7 @@ def press_key(ui: Any, key: int, down: bool) -> None:
         time.sleep(HOLD_S)
 
 
-def test_race_test_mode_countdown_go_result_and_the_winners_choice(ui: Any, first_game: FirstGame) -> None:
+def test_race_test_mode_countdown_go_result_and_the_winners_choice(ui: Any) -> None:
     screen = open_race_screen(ui, ["Ann", "Bo"])
     panel = screen.panel
     assert screen.simulated and panel is not None
@@ -170,11 +132,11 @@ def test_race_test_mode_countdown_go_result_and_the_winners_choice(ui: Any, firs
     session = screen.session
     ui.tap(screen.action_buttons["first:Ann"])
     assert session.events == [{"type": "first_player_chosen", "player": "Ann", "chosen_by": "Bo", "how": "race"}]
-    assert ui.screen.name == "game:race-ui-test"
+    assert ui.screen.name == f"game:{GAME}"
     assert session.current_player == "Ann"
 
 
-def test_a_false_start_is_named_on_screen(ui: Any, first_game: FirstGame) -> None:
+def test_a_false_start_is_named_on_screen(ui: Any) -> None:
     screen = open_race_screen(ui, ["Ann", "Bo"])
     for key in (97, 108):
         press_key(ui, key, True)
@@ -190,7 +152,7 @@ def test_a_false_start_is_named_on_screen(ui: Any, first_game: FirstGame) -> Non
     screen.back()
 
 
-def test_a_tie_offers_the_race_again(ui: Any, first_game: FirstGame) -> None:
+def test_a_tie_offers_the_race_again(ui: Any) -> None:
     screen = open_race_screen(ui, ["Ann", "Bo"])
     buttons = screen.buttons
     for index in (0, 1):
@@ -210,9 +172,8 @@ def test_a_tie_offers_the_race_again(ui: Any, first_game: FirstGame) -> None:
     screen.back()
 
 
-def test_the_previous_loser_chooses_next_time_and_the_race_stays_available(ui: Any, first_game: FirstGame) -> None:
-    earlier = Session.start(ui.store, first_game.name, Options.for_names("Ann", "Bo"))
-    earlier.act({"type": "win", "player": "Ann"})
+def test_the_previous_loser_chooses_next_time_and_the_race_stays_available(ui: Any) -> None:
+    finished_game(ui, *win("Ann", "Bo"))
     screen = open_race_screen(ui, ["Ann", "Bo"])
     assert screen.mode == "loser"
     assert screen.headline == "Bo chooses who goes first"
@@ -222,18 +183,17 @@ def test_the_previous_loser_chooses_next_time_and_the_race_stays_available(ui: A
     assert screen.session.events == [{"type": "first_player_chosen", "player": "Bo", "chosen_by": "Bo", "how": "loser"}]
 
 
-def test_racing_instead_of_the_losers_choice(ui: Any, first_game: FirstGame) -> None:
-    earlier = Session.start(ui.store, first_game.name, Options.for_names("Ann", "Bo"))
-    earlier.act({"type": "win", "player": "Bo"})
+def test_racing_instead_of_the_losers_choice(ui: Any) -> None:
+    finished_game(ui, {"type": "pass", "player": "Ann"}, *win("Bo", "Ann"))
     screen = open_race_screen(ui, ["Ann", "Bo"])
     assert screen.headline == "Ann chooses who goes first"
     ui.tap(screen.action_buttons["race_instead"])
     assert screen.mode == "test" and screen.headline == "Press your buttons to test them"
     screen.back()
-    assert ui.screen.name == "game:race-ui-test"
+    assert ui.screen.name == f"game:{GAME}"
 
 
-def test_the_race_screen_reads_at_1280x720(ui: Any, first_game: FirstGame) -> None:
+def test_the_race_screen_reads_at_1280x720(ui: Any) -> None:
     ui.resize(1280, 720)
     screen = open_race_screen(ui, ["Ann", "Bo"])
     for widget in [*screen.action_buttons.values(), *screen.panel.sim_buttons, screen.ids.back_button]:
