@@ -233,6 +233,11 @@ class Store:
             for seq, a, e, dr, at, u in rows
         ]
 
+    def move_count(self, game_id: int) -> int:
+        """How many moves game `game_id` has, undone ones left out (without reading them)."""
+        row = self._db.execute("SELECT COUNT(*) FROM moves WHERE game_id = ? AND undone = 0", (game_id,)).fetchone()
+        return int(row[0])
+
     def finished(self, limit: int = 50) -> list[GameRecord]:
         """Finished games, newest first (abandoned ones left out)."""
         rows = self._db.execute(

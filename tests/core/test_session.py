@@ -106,6 +106,7 @@ def test_resume_finds_the_game_exactly_where_it_was(tiny, tmp_path):
         assert resumed is not None
         assert resumed.state == live_state
         assert resumed.can_redo == live_redo
+        assert store.move_count(resumed.game_id) == len(resumed.moves) == 3
         # the undone roll comes back with its dice, even with other dice now
         assert resumed.redo()
         assert resumed.moves[-1].events == tuple(last)

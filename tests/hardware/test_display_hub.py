@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ui_thread import Dispatcher
 
 from companion.dice import Dice, RandomDice
 from companion.game import Action, Event, Options, Outcome, RuleError, View, action_type, require
@@ -131,25 +132,6 @@ def session(tmp_path: Path) -> Iterator[Session]:
         RULES.fail_views = False
         store.close()
         unregister(RULES.name)
-
-
-class Dispatcher:
-    """Holds what threads hand to the UI until the test (the 'UI thread') runs it."""
-
-    def __init__(self) -> None:
-        self.pending: list[Callable[[], None]] = []
-        self.lock = threading.Lock()
-
-    def __call__(self, fn: Callable[[], None]) -> None:
-        with self.lock:
-            self.pending.append(fn)
-
-    def run(self) -> int:
-        with self.lock:
-            todo, self.pending = self.pending, []
-        for fn in todo:
-            fn()
-        return len(todo)
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ui_thread import Dispatcher
 
 from companion.dice import RandomDice
 from companion.game import Action, Options, RuleError
@@ -291,25 +292,6 @@ def test_the_app_helper_lets_a_display_act_only_for_its_own_player() -> None:
 
 
 # -- on real pseudo-terminals, with the hub and a real session --------------------------------------------
-
-
-class Dispatcher:
-    """The 'UI thread': holds what the hub hands over until the test runs it, and notes the thread it ran in."""
-
-    def __init__(self) -> None:
-        self.pending: list[Callable[[], None]] = []
-        self.lock = threading.Lock()
-
-    def __call__(self, fn: Callable[[], None]) -> None:
-        with self.lock:
-            self.pending.append(fn)
-
-    def run(self) -> int:
-        with self.lock:
-            todo, self.pending = self.pending, []
-        for fn in todo:
-            fn()
-        return len(todo)
 
 
 def settle(dispatcher: Dispatcher, condition: Callable[[], bool], timeout: float = 5.0) -> bool:

@@ -169,7 +169,7 @@ class HomeScreen(Screen):
                 title = rules_for(record.game).title
             except (LookupError, ImportError):
                 title = record.game
-            moves = sum(1 for m in store.moves(record.id) if not m.undone)
+            moves = store.move_count(record.id)
             self.resume_text = f"{title} with {players}: {moves} moves, {format_clock(record.elapsed)} played"
         wins = store.win_counts()
         self.wins_text = "   ".join(f"{name} {count}" for name, count in list(wins.items())[:8]) or "No games yet."
