@@ -20,20 +20,29 @@ VENV_FLAGS := $(if $(ON_PI),--system-site-packages,)
 INSTALL_DIR ?= /opt/tabletop-companion
 SERVICE_USER ?= companion
 
-.PHONY: run test lint bench install system-deps test-deps clean
+.PHONY: run test lint bench screenshots install system-deps test-deps clean
 
 run: system-deps $(STAMP)
 	$(BIN)/companion run
 
 test: system-deps test-deps $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy --strict companion
 	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy --strict companion
 
 bench: system-deps test-deps $(STAMP)
 	$(BIN)/python -m bench
+
+# The UI tests take their screenshots into build/screenshots/; the README's own pictures are copied
+# from there into docs/screenshots/ (only those it shows), so that a test run never changes tracked files.
+screenshots: system-deps test-deps $(STAMP)
+	$(BIN)/python -m pytest -n 2 --dist loadfile -q tests/ui
+	@for f in $$(grep -o 'docs/screenshots/[A-Za-z0-9_.-]*\.png' README.md | sort -u); do \
+	  cp build/screenshots/$$(basename $$f) $$f && echo "updated $$f"; done
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)

@@ -648,13 +648,13 @@ def _with_atom_trigger(state: QuarkState, events: list[Event]) -> list[Event]:
 # -- evolving -------------------------------------------------------------------------------------
 
 
-def _with_seat(state: QuarkState, index: int, **changes: int) -> QuarkState:
+def _with_seat(state: QuarkState, index: int, **changes: Any) -> QuarkState:
     seats = list(state.seats)
     seats[index] = replace(seats[index], **changes)
     return replace(state, seats=tuple(seats))
 
 
-def _with_deck(state: QuarkState, name: str, **changes: int) -> QuarkState:
+def _with_deck(state: QuarkState, name: str, **changes: Any) -> QuarkState:
     decks = list(state.decks)
     index = DECKS.index(name)
     decks[index] = replace(decks[index], **changes)
@@ -702,8 +702,8 @@ def _evolve(state: QuarkState, event: Event) -> QuarkState:
     if kind in _ACTIONS:
         state = replace(state, moved=True, actions_left=max(0, state.actions_left - 1), notice=event.get("notice", ""))
     if kind == "first_player_chosen":
-        seat = names.index(event["player"])
-        return replace(state, start=seat, current=seat, moved=True)
+        first = names.index(event["player"])
+        return replace(state, start=first, current=first, moved=True)
     if kind == "hand_counted":
         index = names.index(event["player"])
         return replace(_with_seat(state, index, hand=max(0, int(event["cards"]))), moved=True)

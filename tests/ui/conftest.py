@@ -7,7 +7,7 @@ database through the `ui` fixture:
     def test_something(ui):
         screen = ui.start_game("quinque", ["Ann", "Bo"])
         ui.tap(ui.find(screen, "undo_button"))
-        ui.screenshot("quinque-start.png")     # -> tests/screenshots/
+        ui.screenshot("quinque-start.png")     # -> build/screenshots/ (git-ignored)
 
 `ui.tap` sends a real touch down/up through Kivy's event loop at the
 widget's centre, exactly as the touchscreen would.
@@ -29,7 +29,9 @@ from companion.dice import RandomDice
 from companion.game import Options, Player
 from companion.store import Store
 
-SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
+# Written where git does not look, so that a clean checkout stays clean after `make test`;
+# `make screenshots` copies the ones the README shows into docs/screenshots/.
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 PALETTE = ("#e53935", "#1e88e5", "#43a047", "#fdd835", "#8e24aa")
 
 
@@ -166,8 +168,8 @@ class Ui:
         raise LookupError(f"no widget with text {text!r} under {root!r}")
 
     def screenshot(self, name: str) -> Path:
-        """Save what the window shows as tests/screenshots/`name` and return the path."""
-        SCREENSHOTS.mkdir(exist_ok=True)
+        """Save what the window shows as build/screenshots/`name` and return the path."""
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         self.frames(3)
         target = SCREENSHOTS / name
         stem = str(target.with_suffix(""))

@@ -108,10 +108,8 @@ def _label(action: Action, key: str) -> str:
 
 def _labels(action: Action, key: str) -> list[str]:
     value = action.get(key)
-    require(
-        isinstance(value, list) and len(value) > 0,
-        f'"{key}" must be a list of piece labels, e.g. ["12", "13"].',
-    )
+    if not isinstance(value, list) or not value:
+        raise RuleError(f'"{key}" must be a list of piece labels, e.g. ["12", "13"].')
     labels = [_label({key: item}, key) for item in value]
     require(len(set(labels)) == len(labels), f'"{key}" names the same piece twice.')
     return labels
@@ -626,7 +624,7 @@ def _reveal(state: QuinState, key: PieceKey) -> QuinState:
 def evolve(state: QuinState, event: Event) -> QuinState:
     """The state after `event`. Pure; never fails on an event `decide` made."""
     kind = event["type"]
-    player = event.get("player")
+    player: str = event.get("player", "")
     if kind == "first_player_chosen":
         turn = event["player"] if state.phase == PLAY and not state.play_begun else state.turn
         return replace(state, first=event["player"], turn=turn)
