@@ -34,7 +34,11 @@ View = dict[str, Any]
 S = TypeVar("S")
 
 
-class RuleError(ValueError):
+class Refusal(ValueError):
+    """An action that was not taken, and nothing changed. ``str(error)`` is a sentence for players."""
+
+
+class RuleError(Refusal):
     """An action the rules do not allow. ``str(error)`` is a sentence for players."""
 
 

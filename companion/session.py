@@ -8,6 +8,7 @@ event the table has seen is an event on disk.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from typing import Any
 from companion.dice import Dice, RandomDice, Tape
 from companion.game import Action, Event, Options, Outcome, Rules, SetupError, View
 from companion.games import rules_for
-from companion.store import Store
+from companion.store import NotSaved, Store
 
 Clock = Callable[[], float]
 Observer = Callable[["Session"], None]
@@ -106,7 +107,7 @@ class Session:
         for move in store.moves(record.id):
             kept = Move(move.action, tuple(move.events), tuple(move.draws))
             if move.undone:
-                session._redo.insert(0, kept)
+                session._redo.append(kept)  # stored in seq order: the next redo is the earliest undone move
                 continue
             for event in kept.events:
                 state = rules.evolve(state, event)
@@ -144,6 +145,16 @@ class Session:
         return self.rules.current_player(self.state)
 
     @property
+    def redo_moves(self) -> tuple[Move, ...]:
+        """The undone moves, next to be redone first."""
+        return tuple(self._redo)
+
+    @property
+    def pending_draws(self) -> tuple[tuple[int, int], ...]:
+        """Dice an undone action rolled that the next action will be handed first."""
+        return tuple(self._pending_draws)
+
+    @property
     def can_undo(self) -> bool:
         return bool(self._moves)
 
@@ -154,7 +165,8 @@ class Session:
     # -- changing it --------------------------------------------------------
 
     def act(self, action: Action) -> Sequence[Event]:
-        """Apply a player's action. Raises `RuleError` (nothing changes) if illegal."""
+        """Apply a player's action. Raises `RuleError` if illegal, `NotSaved` if it could not be stored;
+        either way nothing changes."""
         tape = Tape(self._dice, self._pending_draws + [d for move in self._redo for d in move.draws])
         events = tuple(self.rules.decide(self.state, action, tape))
         state = self.state
@@ -245,7 +257,8 @@ class Session:
         if self._running_since is not None:
             self._elapsed = self.elapsed
             self._running_since = None
-            self.store.save_clock(self.game_id, self._elapsed)
+            with contextlib.suppress(NotSaved):  # saved again with the next move; `store.problem` says why
+                self.store.save_clock(self.game_id, self._elapsed)
             self._notify()
 
     def resume_clock(self) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import tomllib
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion import config
 from companion.config import Config, RaceConfig
@@ -67,3 +69,95 @@ def test_a_bad_game_table_is_left_out_not_fatal(tmp_path):
     parsed, problems = config.load(path)
     assert parsed.race.buttons == (5, 6) and parsed.mode == "auto"
     assert problems == ["Config file: games.quin must be a table; ignored."]
+
+
+# -- whatever the file holds, the app starts --------------------------------------------------------------
+
+_SCALARS = (
+    st.text(max_size=12)
+    | st.sampled_from(["auto", "simulated", "key", "arcade", "/dev/ttyACM0", ""])
+    | st.integers(-3, 40)
+    | st.integers()
+    | st.sampled_from([115200, 9600, 12345])
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.booleans()
+    | st.datetimes()
+    | st.dates()
+    | st.times()
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+_KNOWN = {
+    "hardware": ("mode",),
+    "race": ("buttons", "leds", "buzzer", "tie_window_ms"),
+    "displays": ("ports", "baud"),
+    "games": ("quintet", "quin", "quark", "quantum-link", "quinque"),
+}
+
+
+def _section(keys: tuple[str, ...]) -> st.SearchStrategy[object]:
+    """A section as a table with its own keys (values of any kind) and stray ones, or anything at all."""
+    table = st.fixed_dictionaries({}, optional=dict.fromkeys(keys, _VALUES))
+    stray = st.dictionaries(st.text(max_size=8), _VALUES, max_size=2)
+    return _VALUES | st.builds(lambda known, extra: {**extra, **known}, table, stray)
+
+
+_FILES = st.builds(
+    lambda known, stray: {**stray, **known},
+    st.fixed_dictionaries({}, optional={name: _section(keys) for name, keys in _KNOWN.items()}),
+    st.dictionaries(st.text(max_size=8), _VALUES, max_size=3),
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_FILES)
+def test_no_value_of_any_kind_anywhere_makes_parse_raise(data):
+    parsed, problems = config.parse(data)
+    assert isinstance(parsed, Config) and parsed.mode in ("auto", "simulated")
+    assert isinstance(parsed.race, RaceConfig) and all(isinstance(pin, int) for pin in parsed.race.buttons)
+    for problem in problems:
+        assert isinstance(problem, str) and problem.startswith("Config file: ") and problem.endswith(".")
+        assert "\n" not in problem and len(problem) < 400, problem
+    if any("using simulated hardware" in problem for problem in problems):
+        assert parsed.mode == "simulated", "a hardware value that cannot be used never drives real pins"
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ('hardware = "simulated"\n', "hardware"),
+        ("race = [17, 27]\n", "race"),
+        ("displays = 115200\n", "displays"),
+        ("games = true\n", "[games]"),
+        ("[hardwre]\nmode = 'simulated'\n", "[hardwre]"),
+        ("[race]\nbutton = [5, 6]\n", "race.button"),
+        ("[games.quinn]\ncapture_rule = 'key'\n", "games.quinn"),
+    ],
+)
+def test_a_typo_in_a_real_file_is_one_sentence_naming_the_key(tmp_path, text, key):
+    path = tmp_path / "companion.toml"
+    path.write_text(text)
+    parsed, problems = config.load(path)
+    assert len(problems) == 1 and key in problems[0], problems
+    assert isinstance(parsed, Config)
+
+
+def test_hardware_written_as_a_value_instead_of_a_table(tmp_path):
+    path = tmp_path / "companion.toml"
+    path.write_text('hardware = "simulated"\n')
+    parsed, problems = config.load(path)
+    assert parsed.mode == "simulated" and parsed.race == RaceConfig()
+    assert problems == [
+        "Config file: hardware is 'simulated' but must be a table: a line [hardware] with its keys under it, "
+        'like mode = "simulated"; using simulated hardware.'
+    ]
+
+
+def test_a_config_path_that_is_a_folder_is_a_sentence_not_a_crash(tmp_path):
+    path = tmp_path / "companion.toml"
+    path.mkdir()
+    parsed, problems = config.load(path)
+    assert parsed.mode == "simulated" and len(problems) == 1 and str(path) in problems[0]

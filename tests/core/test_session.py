@@ -32,7 +32,7 @@ def test_an_accepted_action_is_on_disk_before_observers_hear_of_it(tiny, tmp_pat
     store = Store.open(tmp_path / "games.db")
     session = start(store, "Ann", "Bo")
     seen_on_disk = []
-    session.subscribe(lambda s: seen_on_disk.append(len(Store.open(tmp_path / "games.db").moves(s.game_id))))
+    session.subscribe(lambda s: seen_on_disk.append(len(Store.read(tmp_path / "games.db").moves(s.game_id))))
     session.act({"type": "roll", "player": "Ann"})
     assert seen_on_disk == [1]
 
@@ -192,10 +192,22 @@ def test_replay_equals_live_play(script, seed, tmp_path_factory):
                     session.act(action)
                 except RuleError:
                     assert session.state == before
-        live = (session.state, session.can_undo, session.can_redo)
+        live = live_picture(session)
     with Store.open(path) as store:
         replayed = Session.load(store, session.game_id)
-        assert (replayed.state, replayed.can_undo, replayed.can_redo) == live
+        assert live_picture(replayed) == live
+
+
+def live_picture(session: Session) -> dict[str, object]:
+    """All a restart must give back: the undone moves in redo order and dice still pending included."""
+    return {
+        "state": session.state,
+        "moves": session.moves,
+        "redo_moves": session.redo_moves,
+        "pending_draws": session.pending_draws,
+        "can_undo": session.can_undo,
+        "can_redo": session.can_redo,
+    }
 
 
 def test_an_abandoned_game_is_neither_resumed_nor_in_the_history(tiny):

@@ -1,0 +1,161 @@
+"""What the games file's promises cost: checksums and the writer lock on every move, checks and salvage.
+
+Each figure beside a baseline from the same run:
+
+- appending one action through a real `Session` (checksums, versions, the
+  writer lock held) against a bare ``INSERT`` + ``COMMIT`` with the same
+  durability (WAL, ``synchronous=FULL``); goal ≤ 1.5×;
+- opening a 1,000-game file (``quick_check``, every game row's checksum and
+  move count), `companion check` of it (every row) and salvaging it with a
+  smashed page (every page read, the file kept aside, a fresh one written),
+  each against plain SQLite reading every row of the same file.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.dice import RandomDice
+from companion.game import Options
+from companion.session import Session
+from companion.store import Store, check, rows
+from companion.store.files import create_file
+
+GAMES = 1000
+MOVES_PER_GAME = 40
+APPENDS = 300
+
+
+def _line(label: str, value: str, baseline: str = "", ratio: float | None = None, goal: str = "") -> str:
+    text = f"{label:<46} {value:>14}"
+    if baseline:
+        text += f"   baseline {baseline:>12}"
+    if ratio is not None:
+        text += f"   ratio {ratio:5.2f}"
+    if goal:
+        text += f"   (goal {goal})"
+    return text
+
+
+def _appends(folder: Path) -> str:
+    from bench.__main__ import _Tally
+    from companion.games import register
+
+    register(_Tally())  # type: ignore[arg-type]
+    bare = sqlite3.connect(folder / "bare.db", isolation_level=None)
+    bare.execute("PRAGMA journal_mode=WAL")
+    bare.execute("PRAGMA synchronous=FULL")
+    bare.execute("CREATE TABLE t (a TEXT)")
+    payload = json.dumps({"type": "add", "note": "x" * 40})
+    ours, base = [], []
+    with Store.open(folder / "games.db") as store:
+        session = Session.start(store, "bench-tally", Options.for_names("Ann"), dice=RandomDice.seeded(1))
+        for _ in range(APPENDS):  # interleaved, so the machine's mood hits both alike
+            t0 = time.perf_counter()
+            bare.execute("BEGIN")
+            bare.execute("INSERT INTO t VALUES (?)", (payload,))
+            bare.execute("COMMIT")
+            t1 = time.perf_counter()
+            session.act({"type": "add", "note": "x" * 40})
+            t2 = time.perf_counter()
+            base.append(t1 - t0)
+            ours.append(t2 - t1)
+    bare.close()
+    o, b = statistics.median(ours), statistics.median(base)
+    return _line("append one action (checksums, lock held)", f"{o * 1e3:.2f} ms", f"{b * 1e3:.2f} ms", o / b, "≤ 1.5")
+
+
+def games_file(
+    path: Path,
+    *,
+    games: int = GAMES,
+    moves: int = MOVES_PER_GAME,
+    game: str = "quintet",
+    event: dict[str, Any] | None = None,
+) -> None:
+    """A games file of `games` finished games of `moves` moves each, rows as the store writes them, in one go."""
+    options = json.dumps(Options.for_names("Ann", "Bo", "Cy").to_json())
+    outcome = json.dumps({"winners": ["Ann"], "reason": "highest score", "detail": ""})
+    action = json.dumps({"type": "roll", "player": "Ann"})
+    events = json.dumps([event or {"type": "rolled", "player": "Ann", "dice": [3, 4], "note": "n" * 60}])
+    game_rows: list[tuple[Any, ...]] = []
+    move_rows: list[tuple[Any, ...]] = []
+    normal, checksum = rows.normal_row, rows.row_checksum
+    for gid in range(1, games + 1):
+        values = normal(
+            rows.GAME_COLUMNS, (gid, game, options, 1000.0 + gid, 600.0, 1600.0 + gid, outcome, "[]", moves, 1)
+        )
+        game_rows.append((*values, checksum("games", values)))
+        for seq in range(moves):
+            values = normal(rows.MOVE_COLUMNS, (gid, seq, action, events, "[[6, 3], [6, 4]]", 1000.0, 0, 1))
+            move_rows.append((*values, checksum("moves", values)))
+    create_file(path, game_rows, move_rows)
+
+
+def _every_row(path: Path) -> float:
+    t0 = time.perf_counter()
+    with sqlite3.connect(path) as db:
+        db.execute("SELECT * FROM games").fetchall()
+        db.execute("SELECT * FROM moves").fetchall()
+    db.close()
+    return time.perf_counter() - t0
+
+
+def _big_file(folder: Path) -> list[str]:
+    source = folder / "thousand.db"
+    games_file(source)
+    baseline = statistics.median(_every_row(source) for _ in range(3))
+    lines = []
+
+    def timed(label: str, run: Any, goal: str = "") -> None:
+        times = []
+        for n in range(3):
+            target = folder / f"copy-{len(lines)}-{n}" / "games.db"
+            target.parent.mkdir()
+            shutil.copy(source, target)
+            prepare = getattr(run, "prepare", None)
+            if prepare:
+                prepare(target)
+            t0 = time.perf_counter()
+            run(target)
+            times.append(time.perf_counter() - t0)
+        t = statistics.median(times)
+        lines.append(_line(label, f"{t * 1e3:.0f} ms", f"{baseline * 1e3:.0f} ms", t / baseline, goal))
+
+    def open_it(path: Path) -> None:
+        Store.open(path).close()
+
+    def check_it(path: Path) -> None:
+        assert check(path).status == 0
+
+    def salvage_it(path: Path) -> None:
+        with Store.open(path) as opened:
+            assert opened.notice is not None
+
+    def smash(path: Path) -> None:
+        data = bytearray(path.read_bytes())
+        middle = (len(data) // 4096 // 2) * 4096
+        data[middle : middle + 16] = b"\xa5" * 16
+        path.write_bytes(bytes(data))
+
+    salvage_it.prepare = smash  # type: ignore[attr-defined]
+    timed(f"open a {GAMES:,}-game file (checked)", open_it)
+    timed("companion check of it (every row)", check_it)
+    timed("open it with a smashed page (salvage)", salvage_it)
+    lines.append(f"{'':<46} (baseline: plain SQLite reading every row of the same file)")
+    return lines
+
+
+def run() -> list[str]:
+    folder = Path(tempfile.mkdtemp(prefix="bench-store-"))
+    try:
+        return [_appends(folder), *_big_file(folder)]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -1,0 +1,124 @@
+"""Opening a games file: the checks at every start, converting an older file, and the way to salvage."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from companion.store.files import (
+    Weather,
+    WriterLock,
+    connect_wal,
+    create_file,
+    from_bytes,
+    is_weather,
+    snapshot,
+    wal_damaged,
+    weather_sentence,
+)
+from companion.store.rows import (
+    APPLICATION_ID,
+    GAME_COLUMNS,
+    GAME_NAMES,
+    SCHEMA_VERSION,
+    Damaged,
+    Newer,
+    migrate,
+    newer_than_us,
+    valid_row,
+)
+
+if TYPE_CHECKING:
+    from companion.store.salvage import Survey
+
+
+def open_writable(path: Path, busy_timeout: float) -> tuple[sqlite3.Connection, str | None]:
+    """A checked, writable connection to our file at `path` (created if missing), salvaging real damage.
+
+    Raises `Weather` when the card or another program stops us (nothing is moved aside then).
+    """
+    if not path.exists():
+        try:
+            create_file(path, [], [])
+        except (OSError, sqlite3.Error) as error:
+            raise Weather(weather_sentence(error, path, opening=True)) from error
+    if wal_damaged(path):
+        return _salvage_file(path)
+    try:
+        connection = connect_wal(path, busy_timeout)
+    except sqlite3.Error as error:
+        if is_weather(error, path):
+            raise Weather(weather_sentence(error, path, opening=True)) from error
+        return _salvage_file(path)
+    try:
+        _check_open(connection)
+        migrate(connection)
+    except sqlite3.Error as error:
+        connection.close()
+        if is_weather(error, path):
+            raise Weather(weather_sentence(error, path, opening=True)) from error
+        return _salvage_file(path)
+    except Damaged:
+        connection.close()
+        return _salvage_file(path)
+    except Newer as newer:
+        connection.close()
+        return _salvage_file(path, why="newer", reason=str(newer))
+    return connection, None
+
+
+def _check_open(connection: sqlite3.Connection) -> None:
+    """The checks made at every opening: the stamp, ``quick_check``, every game row and its move count."""
+    version = connection.execute("PRAGMA user_version").fetchone()[0]
+    newer = newer_than_us(connection)
+    if newer is not None:
+        raise Newer(f"was written by a newer version of Tabletop Companion (schema {newer})")
+    if connection.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+        raise Damaged("quick_check")
+    if version < SCHEMA_VERSION:
+        return  # an older file: `_migrate` checks it as it copies
+    if connection.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+        raise Damaged("application_id")
+    counts = dict(connection.execute("SELECT game_id, COUNT(*) FROM moves GROUP BY game_id").fetchall())
+    last = dict(connection.execute("SELECT game_id, MAX(seq) FROM moves GROUP BY game_id").fetchall())
+    for row in connection.execute(f"SELECT {GAME_NAMES}, checksum FROM games"):
+        values = valid_row("games", GAME_COLUMNS, row)
+        if values is None:
+            raise Damaged(f"game {row[0]!r}")
+        gid, moves = values[0], values[8]
+        if counts.pop(gid, 0) != moves or (moves and last.get(gid) != moves - 1):
+            raise Damaged(f"game {gid} moves")
+    if counts:
+        raise Damaged("moves of a game that is not there")
+
+
+def _salvage_file(path: Path, *, why: str = "damaged", reason: str = "") -> tuple[sqlite3.Connection, str]:
+    # The salvage machinery (every page, every backup) is loaded only when there is damage to mend:
+    # it is not on the start-up path of a healthy file.
+    from companion.store.salvage import salvage_file
+
+    return salvage_file(path, why=why, reason=reason)
+
+
+def copy_in_memory(path: Path, busy_timeout: float) -> tuple[sqlite3.Connection, Survey | None]:
+    """The file's games in memory, every row checked (looking is rare); salvaged in memory where damaged.
+
+    The survey is None when the copy is whole. Nothing on disk is touched.
+    """
+    from companion.store.salvage import salvage_into_memory, verify_all
+
+    connection = None
+    if WriterLock.held_elsewhere(path):
+        connection = snapshot(path, busy_timeout)  # through SQLite: the writer may be mid-transaction
+    elif not wal_damaged(path):
+        connection = from_bytes(path)  # no writer: read the bytes, so that not even a -shm is made
+    if connection is not None:
+        try:
+            migrate(connection)  # a schema-1 file is converted in the copy
+            if not verify_all(connection):
+                return connection, None
+        except (Damaged, sqlite3.Error):
+            pass
+        connection.close()
+    return salvage_into_memory(path)

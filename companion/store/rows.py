@@ -1,0 +1,271 @@
+"""What a stored row is: the schema, the checksum every row carries, and the records read back."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Sequence
+from contextlib import closing
+from dataclasses import dataclass
+from typing import Any
+
+APPLICATION_ID = 0x54436F6D  # "TCom": written into every games file we make (PRAGMA application_id)
+SCHEMA_VERSION = 2
+PAGE_SIZE = 4096
+
+# No secondary index anywhere: `moves` is a WITHOUT ROWID table (the b-tree
+# *is* the primary key), so no index can disagree with its table.
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    started_at REAL NOT NULL,
+    elapsed REAL NOT NULL,
+    finished_at REAL,
+    outcome TEXT,
+    pending_draws TEXT NOT NULL,
+    moves INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    checksum INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    events TEXT NOT NULL,
+    draws TEXT NOT NULL,
+    at REAL NOT NULL,
+    undone INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    checksum INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+"""
+
+# Column names and their kinds ("i" integer, "r" real, "t" text, "t?" / "r?" nullable),
+# in the order they are stored and checksummed.
+GAME_COLUMNS = (
+    ("id", "i"), ("game", "t"), ("options", "t"), ("started_at", "r"), ("elapsed", "r"), ("finished_at", "r?"),
+    ("outcome", "t?"), ("pending_draws", "t"), ("moves", "i"), ("version", "i"),
+)  # fmt: skip
+MOVE_COLUMNS = (
+    ("game_id", "i"), ("seq", "i"), ("action", "t"), ("events", "t"), ("draws", "t"), ("at", "r"), ("undone", "i"),
+    ("version", "i"),
+)  # fmt: skip
+GAME_NAMES = ", ".join(name for name, _ in GAME_COLUMNS)
+MOVE_NAMES = ", ".join(name for name, _ in MOVE_COLUMNS)
+V1_COLUMNS = {
+    "games": {"id", "game", "options", "started_at", "elapsed", "finished_at", "outcome", "pending_draws"},
+    "moves": {"game_id", "seq", "action", "events", "draws", "at", "undone"},
+}
+
+
+class Damaged(Exception):
+    """A row or page that fails its checks (internal: it always ends in a salvage)."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    game: str
+    options: dict[str, Any]
+    started_at: float
+    elapsed: float
+    finished_at: float | None
+    outcome: dict[str, Any] | None
+    pending_draws: list[tuple[int, int]]
+    moves: int = 0
+    """How many move rows the game has, undone ones included."""
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    seq: int
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    draws: list[tuple[int, int]]
+    at: float
+    undone: bool
+
+
+# -- rows and their checksums ---------------------------------------------------------------------------------
+
+
+def normal_row(columns: Sequence[tuple[str, str]], values: Sequence[Any]) -> tuple[Any, ...]:
+    """Values as SQLite gives them back (a REAL may be stored as an integer on disk)."""
+    out = []
+    for (_name, kind), value in zip(columns, values, strict=True):
+        if value is not None and kind.startswith("r"):
+            value = float(value)
+        out.append(value)
+    return tuple(out)
+
+
+def row_checksum(table: str, values: Sequence[Any]) -> int:
+    # repr of str, int, float and None is exact and stable, and three times quicker than json.dumps
+    digest = hashlib.blake2b(repr((table, *values)).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def valid_row(table: str, columns: Sequence[tuple[str, str]], row: Sequence[Any]) -> tuple[Any, ...] | None:
+    """The row's values if its stored checksum matches them, else None.
+
+    The checksum is taken over the values' reprs, so it also vouches for their kinds (1, 1.0 and '1' differ).
+    """
+    if len(row) != len(columns) + 1:
+        return None
+    values = tuple(row[:-1])
+    if row[-1] == row_checksum(table, values):
+        return values
+    # Read from a raw page, a REAL may come as an integer (SQLite stores whole reals that way).
+    values = tuple(
+        float(v) if kind[0] == "r" and type(v) is int else v for (_name, kind), v in zip(columns, values, strict=True)
+    )
+    return values if row[-1] == row_checksum(table, values) else None
+
+
+def game_from(values: Sequence[Any]) -> GameRecord:
+    gid, game, options, started, elapsed, finished, outcome, pending, moves, _version = values
+    return GameRecord(
+        gid,
+        game,
+        json.loads(options),
+        started,
+        elapsed,
+        finished,
+        json.loads(outcome) if outcome else None,
+        [(int(s), int(v)) for s, v in json.loads(pending)],
+        moves,
+    )
+
+
+def move_from(values: Sequence[Any]) -> MoveRecord:
+    _gid, seq, action, events, draws, at, undone, _version = values
+    return MoveRecord(
+        seq, json.loads(action), json.loads(events), [(int(s), int(v)) for s, v in json.loads(draws)], at, bool(undone)
+    )
+
+
+def _title(game: str) -> str:
+    return game.replace("-", " ").title()
+
+
+def describe(game: str, options_json: str) -> str:
+    """'Quin with Ann and Bo', for sentences about a game (without loading its rules)."""
+    try:
+        names = [str(p["name"]) for p in json.loads(options_json)["players"]]
+    except (ValueError, KeyError, TypeError):
+        return _title(game)
+    players = " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
+    return f"{_title(game)} with {players}" if players else _title(game)
+
+
+class Newer(Exception):
+    """A file written by a newer version of the app (its schema is beyond ours)."""
+
+
+def newer_than_us(connection: sqlite3.Connection) -> int | None:
+    """The file's schema version if a newer app wrote it; None if ours (or older).
+
+    A version beyond ours on tables exactly like ours is a flipped bit in the header, not a newer app
+    (a newer schema is why a version changes): that is damage, and `Damaged` says so.
+    """
+    version = int(connection.execute("PRAGMA user_version").fetchone()[0])
+    if version <= SCHEMA_VERSION:
+        return None
+    with closing(memory_db()) as ours:
+        create_schema(ours)
+        tables = "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"
+        if connection.execute(tables).fetchall() == ours.execute(tables).fetchall():
+            raise Damaged(f"schema version {version} on a schema-{SCHEMA_VERSION} file")
+    return version
+
+
+def create_schema(connection: sqlite3.Connection, *, in_transaction: bool = False) -> None:
+    if not in_transaction:
+        connection.execute("BEGIN IMMEDIATE")
+    for statement in _SCHEMA.split(";"):
+        if statement.strip():
+            connection.execute(statement)
+    connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    if not in_transaction:
+        connection.execute("COMMIT")
+
+
+def insert_game(db: sqlite3.Connection, values: Sequence[Any]) -> None:
+    normal = normal_row(GAME_COLUMNS, values)
+    db.execute(
+        f"INSERT INTO games ({GAME_NAMES}, checksum) VALUES ({', '.join('?' * 11)})",
+        (*normal, row_checksum("games", normal)),
+    )
+
+
+def update_game(db: sqlite3.Connection, game: tuple[Any, ...], **changes: Any) -> None:
+    names = [name for name, _ in GAME_COLUMNS]
+    values = list(game)
+    for key, value in changes.items():
+        if key == "outcome":
+            value = json.dumps(value) if value else None
+        elif key == "pending_draws":
+            value = json.dumps([list(d) for d in value])
+        values[names.index(key)] = value
+    normal = normal_row(GAME_COLUMNS, values)
+    sets = ", ".join(f"{name} = ?" for name in names[1:])
+    db.execute(
+        f"UPDATE games SET {sets}, checksum = ? WHERE id = ?", (*normal[1:], row_checksum("games", normal), normal[0])
+    )
+
+
+def memory_db() -> sqlite3.Connection:
+    return sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+
+
+def fresh_memory_db() -> sqlite3.Connection:
+    connection = memory_db()
+    create_schema(connection)
+    return connection
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def migrate(connection: sqlite3.Connection) -> None:
+    """Bring a schema-1 file (no checksums, no stamp) to this schema in one transaction."""
+    version = connection.execute("PRAGMA user_version").fetchone()[0]
+    if version == SCHEMA_VERSION:
+        return
+    tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if version != 1 and tables - {"sqlite_sequence"}:
+        raise Damaged("unknown schema")
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        games = moves = []
+        if tables:
+            games = connection.execute(
+                "SELECT id, game, options, started_at, elapsed, finished_at, outcome, pending_draws FROM games"
+            ).fetchall()
+            moves = connection.execute(
+                "SELECT game_id, seq, action, events, draws, at, undone FROM moves ORDER BY game_id, seq"
+            ).fetchall()
+            connection.execute("DROP TABLE IF EXISTS moves")
+            connection.execute("DROP TABLE IF EXISTS games")
+        create_schema(connection, in_transaction=True)
+        count: dict[int, int] = {}
+        for row in moves:
+            count[row[0]] = count.get(row[0], 0) + 1
+        for row in games:
+            insert_game(connection, (*row[:7], row[7] or "[]", count.get(row[0], 0), 1))
+        for row in moves:
+            values = normal_row(MOVE_COLUMNS, (*row[:6], int(row[6]), 1))
+            connection.execute(
+                f"INSERT INTO moves ({MOVE_NAMES}, checksum) VALUES ({', '.join('?' * 9)})",
+                (*values, row_checksum("moves", values)),
+            )
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise

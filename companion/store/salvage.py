@@ -1,0 +1,324 @@
+"""Damage: every good row from every readable page (and the backups), settled into games, said in one sentence."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.game import Reason
+from companion.store.files import (
+    StoreRefused,
+    backups,
+    connect_wal,
+    create_file,
+    identify,
+    move_aside,
+    read_bytes,
+)
+from companion.store.pages import check_wal, checkpointed, records
+from companion.store.rows import (
+    GAME_COLUMNS,
+    GAME_NAMES,
+    MOVE_COLUMNS,
+    MOVE_NAMES,
+    SCHEMA_VERSION,
+    Damaged,
+    describe,
+    fresh_memory_db,
+    memory_db,
+    migrate,
+    newer_than_us,
+    normal_row,
+    plural,
+    row_checksum,
+    valid_row,
+)
+
+
+@dataclass
+class Survey:
+    """Rows gathered from a damaged file and its backups, the best version of each, and what was lost."""
+
+    games: dict[int, tuple[Any, ...]] = field(default_factory=dict)  # id -> values (with the newest version)
+    moves: dict[tuple[int, int], tuple[Any, ...]] = field(default_factory=dict)
+    backups: list[tuple[dict[int, tuple[Any, ...]], dict[tuple[int, int], tuple[Any, ...]]]] = field(
+        default_factory=list
+    )  # newest first
+    from_backup: set[int] = field(default_factory=set)  # games whose own row came back from a backup
+    moves_from_backup: set[tuple[int, int]] = field(default_factory=set)
+    lost: dict[int, int] = field(default_factory=dict)  # id -> moves lost
+    kept: dict[int, int] = field(default_factory=dict)  # id -> moves kept
+    lost_games: int = 0
+    orphan_moves: int = 0
+
+    def add(self, db: bytes) -> None:
+        """Every row of a picture of the damaged file that still checks out; of two versions, the newer."""
+        games, moves = _good_rows(db)
+        for gid, game in games.items():
+            if gid not in self.games or game[9] > self.games[gid][9]:
+                self.games[gid] = game
+        for key, move in moves.items():
+            if key not in self.moves or move[7] > self.moves[key][7]:
+                self.moves[key] = move
+
+    def add_backup(self, db: bytes) -> None:
+        self.backups.append(_good_rows(db))
+
+    def settle(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        """Each game kept up to its last good move; the rows to write, checksummed.
+
+        A backup fills a gap only where it is certain to say the same: a game the file lost entirely, or a
+        move of a game whose record in that backup has the very version the file's record has.
+        """
+        for backup_games, _moves in self.backups:
+            for gid, game in backup_games.items():
+                if gid not in self.games:
+                    self.games[gid] = game
+                    self.from_backup.add(gid)
+        highest: dict[int, int] = {}
+        for gid, seq in self.moves:
+            highest[gid] = max(highest.get(gid, 0), seq + 1)
+        self.lost_games = len(set(highest) - set(self.games))
+        self.orphan_moves = sum(1 for gid, _ in self.moves if gid not in self.games)
+        games_out, moves_out = [], []
+        for gid, game in sorted(self.games.items()):
+            kept = 0
+            while self._move(gid, kept, game):
+                kept += 1
+            self.kept[gid] = kept
+            if game[8] > kept:
+                self.lost[gid] = game[8] - kept
+                if not _abandoned(game):
+                    # Its result, and the dice its undone moves left, belonged to moves that are gone: the game
+                    # is open again at its last good move, and is offered for resume.
+                    game = (*game[:5], None, None, "[]", *game[8:])
+            values = normal_row(GAME_COLUMNS, (*game[:8], kept, game[9] + 1))
+            games_out.append((*values, row_checksum("games", values)))
+            for seq in range(kept):
+                move = self.moves[(gid, seq)]
+                moves_out.append((*move, row_checksum("moves", move)))
+        return games_out, moves_out
+
+    def _move(self, gid: int, seq: int, game: tuple[Any, ...]) -> bool:
+        key = (gid, seq)
+        if key in self.moves:
+            # Past the game's own count, only a move newer than the game's record is real (the record is then
+            # the stale one); an older one is an undone move that a later action deleted.
+            return bool(seq < game[8] or self.moves[key][7] > game[9])
+        for backup_games, backup_moves in self.backups:
+            if key in backup_moves and gid in backup_games and backup_games[gid][9] == game[9]:
+                self.moves[key] = backup_moves[key]
+                self.moves_from_backup.add(key)
+                return True
+        return False
+
+    @property
+    def lost_anything(self) -> bool:
+        return bool(self.lost or self.lost_games or self.from_backup or self.moves_from_backup)
+
+    def sentence(self, path: Path, *, kept_aside: Path | None) -> str:
+        """One sentence: where the damaged file is, and how many moves of which games were kept and lost."""
+        if kept_aside is not None:
+            head = f"The games file {path.name} was damaged; it was kept aside as {kept_aside.name}, and "
+        else:
+            head = f"The games file {path.name} is damaged (it was left as it is for the app to repair); "
+        return head + self.summary("were kept" if kept_aside else "could be read") + "."
+
+    def summary(self, kept: str) -> str:
+        """'2 games with 61 moves <kept>, 1 lost (Quin with Ann and Bo lost its last move)'."""
+        if not self.games:
+            return "no game could be read from it"
+        lost = sum(self.lost.values()) + self.orphan_moves
+        details = []
+        for gid, count in sorted(self.lost.items())[:3]:
+            game = self.games[gid]
+            details.append(f"{describe(game[1], game[2])} lost its last {plural(count, 'move')}")
+        if len(self.lost) > 3:
+            details.append(f"{len(self.lost) - 3} more games lost moves")
+        if self.lost_games:
+            details.append(f"{plural(self.lost_games, 'game')} could not be read at all")
+        if self.from_backup:
+            details.append(f"{plural(len(self.from_backup), 'game')} came back from a backup")
+        restored = sum(1 for gid, seq in self.moves_from_backup if seq < self.kept.get(gid, 0))
+        if restored and not self.from_backup:
+            details.append(f"{plural(restored, 'move')} came back from a backup")
+        tail = f" ({'; '.join(details)})" if details else ""
+        moves = sum(self.kept.values())
+        kept = f" {kept}" if kept else ""
+        return f"{plural(len(self.games), 'game')} with {plural(moves, 'move')}{kept}, {lost:,} lost{tail}"
+
+
+def _abandoned(game: tuple[Any, ...]) -> bool:
+    try:
+        return bool(game[6]) and json.loads(game[6]).get("reason") == Reason.ABANDONED.value
+    except (ValueError, AttributeError):
+        return False
+
+
+def _good_rows(db: bytes) -> tuple[dict[int, tuple[Any, ...]], dict[tuple[int, int], tuple[Any, ...]]]:
+    """Every game and move row on any page of `db` whose checksum holds; of two versions, the newer."""
+    games: dict[int, tuple[Any, ...]] = {}
+    moves: dict[tuple[int, int], tuple[Any, ...]] = {}
+    for record in records(db):
+        if record.rowid is not None and len(record.values) == len(GAME_COLUMNS) + 1:
+            # the id is the rowid: SQLite stores NULL in its place in the record
+            values = valid_row("games", GAME_COLUMNS, (record.rowid, *record.values[1:]))
+            if values is not None and (values[0] not in games or values[9] > games[values[0]][9]):
+                games[values[0]] = values
+        elif record.rowid is None and len(record.values) == len(MOVE_COLUMNS) + 1:
+            values = valid_row("moves", MOVE_COLUMNS, record.values)
+            key = (values[0], values[1]) if values is not None else None
+            if values is not None and key is not None and (key not in moves or values[7] > moves[key][7]):
+                moves[key] = values
+    return games, moves
+
+
+def _survey(path: Path) -> Survey:
+    survey = Survey()
+    try:
+        db, wal = read_bytes(path)
+    except OSError:
+        db, wal = b"", None
+    survey.add(checkpointed(db, wal))
+    report = check_wal(wal) if wal is not None else None
+    if wal is not None and report is not None and report.damaged:
+        # Also the pictures without the frames that fail their checksums, and as SQLite itself sees it (up
+        # to the first bad frame): where a bad frame held the only copy of a row's newest version, an earlier
+        # copy of its page still holds an older version, and the newest that checks out is kept.
+        survey.add(checkpointed(db, wal, unsound=False))
+        page_size = int.from_bytes(wal[8:12], "big")
+        if page_size in {1 << n for n in range(9, 17)}:
+            survey.add(checkpointed(db, wal[: 32 + report.replayed * (24 + page_size)]))
+    for copy in backups(path):
+        try:
+            survey.add_backup(copy.read_bytes())
+        except OSError:
+            continue
+    return survey
+
+
+def salvage_into_memory(path: Path) -> tuple[sqlite3.Connection, Survey]:
+    survey = _survey(path)
+    games, moves = survey.settle()
+    connection = fresh_memory_db()
+    connection.execute("BEGIN")
+    connection.executemany(f"INSERT INTO games ({GAME_NAMES}, checksum) VALUES ({', '.join('?' * 11)})", games)
+    connection.executemany(f"INSERT INTO moves ({MOVE_NAMES}, checksum) VALUES ({', '.join('?' * 9)})", moves)
+    connection.execute("COMMIT")
+    return connection, survey
+
+
+def salvage_file(path: Path, *, why: str = "damaged", reason: str = "") -> tuple[sqlite3.Connection, str]:
+    """Keep the damaged file aside, write every good row into a fresh file under its name, and say what happened."""
+    survey = _survey(path)
+    games, moves = survey.settle()
+    aside = move_aside(path, why)
+    create_file(path, games, moves)
+    connection = connect_wal(path, 2.0)
+    if why == "newer":
+        sentence = (
+            f"The games file {path.name} {reason}; it was kept aside as {aside.name}, "
+            f"and the {len(games)} games this version can read were copied from it."
+        )
+    else:
+        sentence = survey.sentence(path, kept_aside=aside)
+    return connection, sentence
+
+
+# -- companion check -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What `check` found: one sentence per problem, what salvage would keep, and the exit status."""
+
+    problems: tuple[str, ...]
+    salvage: str = ""
+    status: int = 0  # 0 healthy, 1 damage found, 2 the file cannot be read at all
+
+    def lines(self) -> list[str]:
+        return [*self.problems, *([self.salvage] if self.salvage else [])]
+
+
+def check(path: str | Path) -> CheckReport:
+    """Verify every game and move in the games file at `path` without changing anything."""
+    try:
+        real = identify(Path(path))
+        if real is None:
+            return CheckReport((f"There is no games file at {path}.",), status=2)
+        path = real
+        db, wal = read_bytes(path)
+    except StoreRefused as refused:
+        return CheckReport((str(refused),), status=2)
+    except OSError as error:
+        return CheckReport((f"{path} cannot be read ({error.strerror}).",), status=2)
+    problems: list[str] = []
+    report = check_wal(wal) if wal else None
+    if report is not None and report.damaged:
+        problems.append(
+            f"The write-ahead log {path.name}-wal is damaged: SQLite would drop {report.lost_commits} saved "
+            f"change{'s' if report.lost_commits != 1 else ''} after it ({report.detail})."
+        )
+    connection = memory_db()
+    try:
+        connection.deserialize(checkpointed(db, wal))
+        problems.extend(verify_all(connection))
+    except sqlite3.Error as error:
+        problems.append(f"SQLite cannot read it ({error}).")
+    finally:
+        connection.close()
+    if not problems:
+        return CheckReport(())
+    survey = _survey(path)
+    survey.settle()
+    if not survey.games:
+        return CheckReport((*problems, "No game can be read from it."), status=2)
+    return CheckReport(tuple(problems), f"Salvage would keep {survey.summary('')}.", 1)
+
+
+def verify_all(connection: sqlite3.Connection) -> list[str]:
+    """Every check there is, every row read: one sentence per problem (nothing when the file is healthy)."""
+    problems: list[str] = []
+    try:
+        try:
+            newer = newer_than_us(connection)
+        except Damaged:
+            newer = None
+            problems.append("Its header names a schema this version does not know, on tables it does: it is damaged.")
+        if newer is not None:
+            return [f"It was written by a newer version of Tabletop Companion (schema {newer})."]
+        quick = [row[0] for row in connection.execute("PRAGMA quick_check(5)")]
+        if quick != ["ok"]:
+            problems.append(f"SQLite finds its pages damaged ({quick[0]}).")
+            return problems
+        if connection.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+            migrate(connection)  # an older file is checked as the companion will convert it
+        games: dict[int, tuple[Any, ...]] = {}
+        for row in connection.execute(f"SELECT {GAME_NAMES}, checksum FROM games"):
+            values = valid_row("games", GAME_COLUMNS, row)
+            if values is None:
+                problems.append(f"Game {row[0]} is damaged.")
+            else:
+                games[values[0]] = values
+        seen: dict[int, int] = {}
+        damaged: set[Any] = set()
+        for row in connection.execute(f"SELECT {MOVE_NAMES}, checksum FROM moves ORDER BY game_id, seq"):
+            values = valid_row("moves", MOVE_COLUMNS, row)
+            if values is None:
+                damaged.add(row[0])
+                name = describe(games[row[0]][1], games[row[0]][2]) if row[0] in games else f"game {row[0]}"
+                problems.append(f"Move {row[1] + 1 if isinstance(row[1], int) else '?'} of {name} is damaged.")
+                continue
+            seen[values[0]] = seen.get(values[0], 0) + 1
+        for gid, game in games.items():
+            if seen.get(gid, 0) < game[8] and gid not in damaged:
+                missing = game[8] - seen.get(gid, 0)
+                problems.append(
+                    f"{describe(game[1], game[2])} (game {gid}) is missing {missing} of its {game[8]} moves."
+                )
+    except sqlite3.Error as error:
+        problems.append(f"SQLite cannot read it ({error}).")
+    return problems

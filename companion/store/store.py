@@ -1,0 +1,484 @@
+"""The `Store`: one games file, written one checked transaction per action, read row by row with checks."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing, contextmanager
+from pathlib import Path
+from typing import Any
+
+from companion.game import Outcome, Reason, Refusal
+from companion.store.files import (
+    StoreRefused,
+    Weather,
+    WriterLock,
+    backups,
+    fsync,
+    identify,
+    is_weather,
+    sidecar,
+    weather_sentence,
+)
+from companion.store.opening import copy_in_memory, open_writable
+from companion.store.rows import (
+    GAME_COLUMNS,
+    GAME_NAMES,
+    MOVE_COLUMNS,
+    MOVE_NAMES,
+    Damaged,
+    GameRecord,
+    MoveRecord,
+    fresh_memory_db,
+    game_from,
+    insert_game,
+    move_from,
+    normal_row,
+    row_checksum,
+    update_game,
+    valid_row,
+)
+
+BACKUP_EVERY = 10 * 60.0
+BACKUPS_KEPT = 5
+
+
+class NotSaved(Refusal):
+    """A write the card would not take (full, read-only, locked, I/O error): nothing changed, nothing is damaged."""
+
+
+class Store:
+    """One SQLite file of games and their moves. Use `Store.open` (to play) or `Store.read` (to look)."""
+
+    def __init__(
+        self,
+        connection: sqlite3.Connection,
+        path: Path | None,
+        *,
+        notice: str | None = None,
+        lock: WriterLock | None = None,
+        problem: str | None = None,
+        writable: bool = True,
+        saving: bool = True,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._db = connection
+        self.path = path
+        self.notice = notice
+        """One sentence about what was found on opening (damage salvaged, a file refused); None when all was well."""
+        self.problem = problem
+        """While set, the table's moves are not being saved, and this sentence says why (show it in a banner)."""
+        self._lock = lock
+        self._writable = writable
+        self._saving = saving
+        self._clock = clock
+        self._last_backup = clock()
+
+    # -- opening -------------------------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | Path, *, busy_timeout: float = 2.0, clock: Callable[[], float] = time.time) -> Store:
+        """Open (or create) the games file at `path` for playing.
+
+        Raises `StoreRefused` for a path that is not a games file of ours (left untouched) and `StoreInUse`
+        when another companion is writing it. A read-only or full card, or a file locked by another program,
+        gives a store that plays in memory (`saving` False) until the file can be written again.
+        """
+        path = identify(Path(path)) or Path(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            lock = WriterLock.take(path)  # raises StoreInUse
+        except OSError as error:
+            return cls._in_memory_copy(path, weather_sentence(error, path, opening=True), clock)
+        try:
+            connection, notice = open_writable(path, busy_timeout)
+        except Weather as weather:
+            lock.release()
+            return cls._in_memory_copy(path, weather.sentence, clock)
+        except BaseException:
+            lock.release()
+            raise
+        return cls(connection, path, notice=notice, lock=lock, clock=clock)
+
+    @classmethod
+    def read(cls, path: str | Path, *, busy_timeout: float = 2.0) -> Store:
+        """The games file at `path`, to look at only: nothing is locked, moved or written.
+
+        A damaged file is salvaged into memory (the file itself is left for the app or `companion check`).
+        Raises `StoreRefused` for a path that is not a games file of ours, or that does not exist.
+        """
+        real = identify(Path(path))
+        if real is None:
+            raise StoreRefused(f"There is no games file at {path}.")
+        connection, survey = copy_in_memory(real, busy_timeout)
+        notice = survey.sentence(real, kept_aside=None) if survey is not None else None
+        return cls(connection, real, notice=notice, writable=False)
+
+    @classmethod
+    def in_memory(cls, *, notice: str | None = None, problem: str | None = None) -> Store:
+        """A store that forgets everything on exit (tests, scripts, a table whose games file was refused)."""
+        # With a problem, it stands in for a file that could not be used: the banner says nothing is saved.
+        return cls(fresh_memory_db(), None, notice=notice, problem=problem, saving=problem is None)
+
+    @classmethod
+    def _in_memory_copy(cls, path: Path, why: str, clock: Callable[[], float]) -> Store:
+        """Play on a copy of the file in memory while it cannot be written; try again at every write."""
+        try:
+            connection, survey = copy_in_memory(path, 2.0) if path.exists() else (fresh_memory_db(), None)
+        except OSError:
+            connection, survey = fresh_memory_db(), None
+        notice = survey.sentence(path, kept_aside=None) if survey is not None else None
+        return cls(connection, path, notice=notice, problem=why, saving=False, clock=clock)
+
+    @property
+    def saving(self) -> bool:
+        """False while moves go only to memory (the card is read-only, full, or the file locked at opening)."""
+        return self._saving
+
+    def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing -------------------------------------------------------------------------------------------------
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        if not self._writable:
+            raise NotSaved(
+                "This companion is only looking at the games file (another one is using it): nothing is saved here."
+            )
+        if not self._saving:
+            self._try_saving_again()
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        except sqlite3.Error as error:
+            if self._db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
+            if isinstance(error, sqlite3.IntegrityError):
+                raise NotSaved(
+                    "The games file was changed by another program: this move was not saved. Restart the companion."
+                ) from error
+            self.problem = weather_sentence(error, self.path, opening=False)
+            raise NotSaved(self.problem) from error
+        if self._saving and self.problem is not None:
+            self.problem = None
+        self._keep_wal_in_place()
+
+    def _keep_wal_in_place(self) -> None:
+        """If someone deleted the ``-wal`` while we had it open, write its frames home and start a new one."""
+        if self.path is None or not self._saving:
+            return
+        if not sidecar(self.path, "-wal").exists():
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                self._db.execute("PRAGMA journal_mode=DELETE")
+                self._db.execute("PRAGMA journal_mode=WAL")
+
+    def _try_saving_again(self) -> None:
+        """Moves were kept in memory only: if the file can be written now, put them all there and go on from it."""
+        if self.path is None:
+            return
+        try:
+            identify(self.path)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            lock = WriterLock.take(self.path)
+        except (OSError, StoreRefused):
+            return
+        try:
+            connection, notice = open_writable(self.path, 2.0)
+        except (Weather, StoreRefused, OSError, sqlite3.Error):
+            lock.release()
+            return
+        try:
+            self._db.backup(connection)
+        except sqlite3.Error as error:
+            connection.close()
+            lock.release()
+            self.problem = weather_sentence(error, self.path, opening=False)
+            return
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()
+        self._db, self._lock, self._saving = connection, lock, True
+        self.problem = None
+        self.notice = notice or "The games file can be written again: everything played meanwhile is saved now."
+
+    def new_game(self, game: str, options: dict[str, Any], now: float) -> int:
+        with self._transaction() as db:
+            (next_id,) = db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()
+            values = (next_id, game, json.dumps(options), now, 0.0, None, None, "[]", 0, 1)
+            insert_game(db, values)
+            return int(next_id)
+
+    def record(
+        self,
+        game_id: int,
+        seq: int,
+        action: Any,
+        events: Sequence[Any],
+        draws: Sequence[tuple[int, int]],
+        *,
+        now: float,
+        elapsed: float,
+        outcome: dict[str, Any] | None,
+        pending_draws: Sequence[tuple[int, int]],
+    ) -> None:
+        """Store one accepted action as move `seq`, dropping the undone moves it makes un-redoable.
+
+        A move that was not undone is never overwritten: that would be a second writer, and is refused.
+        """
+        with self._transaction() as db:
+            game = self._game_for_update(db, game_id)
+            version = game[9] + 1
+            db.execute("DELETE FROM moves WHERE game_id = ? AND seq >= ? AND undone = 1", (game_id, seq))
+            values = normal_row(
+                MOVE_COLUMNS,
+                (game_id, seq, json.dumps(action), json.dumps(list(events)), json.dumps(list(draws)), now, 0, version),
+            )
+            db.execute(
+                f"INSERT INTO moves ({MOVE_NAMES}, checksum) VALUES ({', '.join('?' * 9)})",
+                (*values, row_checksum("moves", values)),
+            )
+            finished = now if outcome else None
+            update_game(
+                db, game, elapsed=elapsed, outcome=outcome, finished_at=finished, pending_draws=pending_draws,
+                moves=seq + 1, version=version,
+            )  # fmt: skip
+        if outcome is not None or self._clock() - self._last_backup >= BACKUP_EVERY:
+            self.backup()
+
+    def set_undone(
+        self,
+        game_id: int,
+        seq: int,
+        undone: bool,
+        *,
+        now: float,
+        elapsed: float,
+        outcome: dict[str, Any] | None,
+        pending_draws: Sequence[tuple[int, int]],
+    ) -> None:
+        """Mark one move undone (or redone again)."""
+        with self._transaction() as db:
+            game = self._game_for_update(db, game_id)
+            version = game[9] + 1
+            row = db.execute(
+                f"SELECT {MOVE_NAMES}, checksum FROM moves WHERE game_id = ? AND seq = ?", (game_id, seq)
+            ).fetchone()
+            move = valid_row("moves", MOVE_COLUMNS, row) if row else None
+            if move is None:
+                raise NotSaved("That move could not be found in the games file: nothing was changed.")
+            values = (*move[:6], int(undone), version)
+            db.execute(
+                "UPDATE moves SET undone = ?, version = ?, checksum = ? WHERE game_id = ? AND seq = ?",
+                (int(undone), version, row_checksum("moves", values), game_id, seq),
+            )
+            finished = now if outcome else None
+            update_game(
+                db, game, elapsed=elapsed, outcome=outcome, finished_at=finished, pending_draws=pending_draws,
+                moves=game[8], version=version,
+            )  # fmt: skip
+
+    def save_clock(self, game_id: int, elapsed: float) -> None:
+        """Keep the game clock (paused). The version stays: it counts changes to the game, and a backup
+        taken just before a pause still holds this very game for salvage."""
+        with self._transaction() as db:
+            game = self._game_for_update(db, game_id)
+            update_game(db, game, elapsed=elapsed)
+
+    def abandon(self, game_id: int, now: float) -> None:
+        """Close a game without a result, so it is no longer offered for resume."""
+        with self._transaction() as db:
+            game = self._game_for_update(db, game_id)
+            outcome = Outcome((), Reason.ABANDONED).to_json()
+            update_game(db, game, outcome=outcome, finished_at=now, version=game[9] + 1)
+
+    def _game_for_update(self, db: sqlite3.Connection, game_id: int) -> tuple[Any, ...]:
+        row = db.execute(f"SELECT {GAME_NAMES}, checksum FROM games WHERE id = ?", (game_id,)).fetchone()
+        game = valid_row("games", GAME_COLUMNS, row) if row else None
+        if game is None:
+            raise NotSaved(
+                "This game's record in the games file is damaged: the move was not saved. "
+                "Restart the companion to repair it."
+            )
+        return game
+
+    # -- backups -------------------------------------------------------------------------------------------------
+
+    @property
+    def backup_dir(self) -> Path | None:
+        """Where rotated copies of the games file go: ``backups/`` beside it."""
+        return self.path.parent / "backups" if self.path is not None else None
+
+    def backup(self) -> Path | None:
+        """Copy the whole file (SQLite's online backup) to a new file in `backup_dir`; keep the newest few.
+
+        A card too full for a copy is not an error at the table: the copy is skipped, the game goes on.
+        Every row of the copy is checked first: a backup must never be a copy of damage (it is what salvage
+        falls back on), and damage found here, in rows no screen has read lately, is salvaged at once.
+        """
+        self._last_backup = self._clock()
+        folder = self.backup_dir
+        if folder is None or not self._saving or self.path is None:
+            return None
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self._last_backup))
+        target = folder / f"{self.path.stem}-{stamp}.db"
+        n = 1
+        while target.exists():
+            n += 1
+            target = folder / f"{self.path.stem}-{stamp}-{n}.db"
+        partial = folder / f".{target.name}.partial"
+        try:
+            folder.mkdir(mode=0o700, exist_ok=True)
+            os.close(os.open(partial, os.O_CREAT | os.O_TRUNC | os.O_WRONLY, 0o600))
+            from companion.store.salvage import verify_all
+
+            with closing(sqlite3.connect(partial, isolation_level=None)) as copy:
+                self._db.backup(copy)
+                copy.execute("PRAGMA journal_mode=DELETE")
+                damage = verify_all(copy)
+            if damage:
+                partial.unlink()
+                self._repair(Damaged(damage[0]))
+                return None
+            fsync(partial)
+            os.replace(partial, target)
+        except (OSError, sqlite3.Error):
+            with contextlib.suppress(OSError):
+                partial.unlink()
+            return None
+        for old in backups(self.path)[BACKUPS_KEPT:]:
+            with contextlib.suppress(OSError):
+                old.unlink()
+        return target
+
+    # -- reading -------------------------------------------------------------------------------------------------
+
+    def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        try:
+            return self._db.execute(sql, args).fetchall()
+        except sqlite3.DatabaseError as error:
+            if is_weather(error, self.path):
+                return []
+            raise Damaged(str(error)) from error
+
+    def _games(self, where: str, args: Sequence[Any] = ()) -> list[GameRecord]:
+        out = []
+        for row in self._rows(f"SELECT {GAME_NAMES}, checksum FROM games {where}", args):
+            values = valid_row("games", GAME_COLUMNS, row)
+            if values is None:
+                raise Damaged(f"game {row[0]!r} fails its checksum")
+            out.append(game_from(values))
+        return out
+
+    def _guarded(self, read: Callable[[], Any]) -> Any:
+        """Run a read; a damaged row found on the way is salvaged here, at the store's edge, and the read retried."""
+        try:
+            return read()
+        except (Damaged, ValueError, TypeError, KeyError) as damage:
+            self._repair(damage)
+        try:
+            return read()
+        except (Damaged, ValueError, TypeError, KeyError):
+            return None
+
+    def game(self, game_id: int) -> GameRecord | None:
+        found = self._guarded(lambda: self._games("WHERE id = ?", (game_id,)))
+        return found[0] if found else None
+
+    def unfinished(self) -> GameRecord | None:
+        """The most recent game that has not ended, if any (offered for resume)."""
+        found = self._guarded(lambda: self._games("WHERE finished_at IS NULL ORDER BY id DESC LIMIT 1"))
+        return found[0] if found else None
+
+    def moves(self, game_id: int) -> list[MoveRecord]:
+        """Game `game_id`'s moves in order, undone ones included; every row checked."""
+
+        def read() -> list[MoveRecord]:
+            game = self._games("WHERE id = ?", (game_id,))
+            rows = self._rows(f"SELECT {MOVE_NAMES}, checksum FROM moves WHERE game_id = ? ORDER BY seq", (game_id,))
+            out = []
+            for seq, row in enumerate(rows):
+                values = valid_row("moves", MOVE_COLUMNS, row)
+                if values is None or values[1] != seq:
+                    raise Damaged(f"game {game_id} move {seq}")
+                out.append(move_from(values))
+            if game and len(out) != game[0].moves:
+                raise Damaged(f"game {game_id} has {len(out)} of its {game[0].moves} moves")
+            return out
+
+        return self._guarded(read) or []
+
+    def move_count(self, game_id: int) -> int:
+        """How many moves game `game_id` has, undone ones left out (without reading them)."""
+        rows = self._guarded(
+            lambda: self._rows("SELECT COUNT(*) FROM moves WHERE game_id = ? AND undone = 0", (game_id,))
+        )
+        return int(rows[0][0]) if rows else 0
+
+    def finished(self, limit: int = 50) -> list[GameRecord]:
+        """Finished games, newest first (abandoned ones left out)."""
+        found = self._guarded(
+            lambda: [
+                g
+                for g in self._games("WHERE finished_at IS NOT NULL ORDER BY finished_at DESC, id DESC")
+                if (g.outcome or {}).get("reason") != Reason.ABANDONED.value
+            ][:limit]
+        )
+        return found or []
+
+    def counts(self) -> tuple[int, int]:
+        """How many games (of every kind: finished, unfinished, abandoned) and moves the file holds."""
+        rows = self._guarded(lambda: self._rows("SELECT COUNT(*), COALESCE(SUM(moves), 0) FROM games"))
+        return (int(rows[0][0]), int(rows[0][1])) if rows else (0, 0)
+
+    def win_counts(self) -> dict[str, int]:
+        """Games won per player name, over every finished game on this appliance."""
+        counts: dict[str, int] = {}
+        for game in self.finished(limit=10**9):
+            for name in (game.outcome or {}).get("winners", []):
+                counts[name] = counts.get(name, 0) + 1
+        return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+    def all_moves(self, game: str) -> Iterator[MoveRecord]:
+        """Every live move of every game of one kind (for whole-appliance statistics)."""
+        ids = self._guarded(lambda: [g.id for g in self._games("WHERE game = ? ORDER BY id", (game,))]) or []
+        for game_id in ids:
+            yield from (m for m in self.moves(game_id) if not m.undone)
+
+    # -- repair at the edge --------------------------------------------------------------------------------------
+
+    def _repair(self, damage: Exception) -> None:
+        """A row failed its checks while reading: salvage the file now, keep the damaged one aside, say so."""
+        from companion.store.salvage import salvage_file, salvage_into_memory
+
+        if self.path is None:
+            self.notice = "A saved record in memory was unreadable and was left out."
+            return
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()
+        if self._lock is not None and self._saving and self._writable:
+            self._db, self.notice = salvage_file(self.path)
+        else:
+            self._db, survey = salvage_into_memory(self.path)
+            self.notice = survey.sentence(self.path, kept_aside=None)

@@ -1,0 +1,221 @@
+"""The damaged games files of the fault-injection campaign (issue 11), shared by the store and UI tests.
+
+`build(folder)` plays real games of every game through a real `Session` on `Store.open` from the golden
+scripts, and copies ``games.db`` and ``games.db-wal`` while the writer is still open: exactly what a
+pulled plug leaves (the older games checkpointed into the main file, the newer ones only in the WAL).
+`flips(corpus)` picks the single-bit flips with a fixed seed, and `damaged(corpus, flip, folder)` makes
+one flipped copy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import shutil
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.dice import RandomDice
+from companion.game import Options, RuleError
+from companion.games import names
+from companion.session import Session
+from companion.store import Store
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
+
+from golden_scripts import FOLDER, read
+
+SEED = 2026
+DB = "games.db"
+WAL = "games.db-wal"
+PAGE = 4096
+WAL_HEADER = 32
+FRAME_HEADER = 24
+
+
+class FakeClock:
+    """A clock that moves on 1.25 s at every look, so that every time stored is the same on every run."""
+
+    def __init__(self, start: float = 1_750_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        self.now += 1.25
+        return self.now
+
+
+@dataclass(frozen=True)
+class Play:
+    """One game of the corpus: a golden script, how far it is played, then undos, redos, or abandoned."""
+
+    script: str
+    cut: float = 1.0  # the share of the script's lines played (1.0: to the end)
+    undo: int = 0
+    redo: int = 0
+    abandon: bool = False
+
+
+# Played first, then the store is closed: these live in the main file.
+OLDER = (
+    Play("quintet-two-players"),
+    Play("quintet-three-tie"),  # undo and redo in the script
+    Play("quin-key-light-captured"),
+    Play("quinque-row-win"),  # undo and redo in the script itself
+    Play("quantum-link-tie"),
+    Play("quark-2p-beryllium-tie", cut=0.3, abandon=True),
+    Play("quinque-small-tie", undo=1),  # finished, then taken back: unfinished with a redo list
+)
+# Played after reopening, and copied while the store is open: these live only in the WAL.
+NEWER = (
+    Play("quin-undo-light-takes-light"),  # undo in the script
+    Play("quantum-link-rules-example"),
+    Play("quinque-diagonal-win", cut=0.5),
+    Play("quark-2p-beryllium-tie", cut=0.1, undo=2, redo=1),
+    Play("quintet-five-players", cut=0.3, undo=3, redo=1),  # the newest unfinished game: the one resumed
+)
+
+
+@dataclass(frozen=True)
+class Corpus:
+    folder: Path
+    db: bytes
+    wal: bytes
+
+    @property
+    def frames(self) -> int:
+        return (len(self.wal) - WAL_HEADER) // (FRAME_HEADER + PAGE)
+
+
+@dataclass(frozen=True, order=True)
+class Flip:
+    file: str  # DB or WAL
+    offset: int
+    bit: int
+    where: str = ""  # what lies there, in a word or two
+
+    def __str__(self) -> str:
+        return f"{self.file}@{self.offset}^{1 << self.bit:#04x} ({self.where})"
+
+
+def _game(path_stem: str) -> str:
+    return next(name for name in sorted(names(), key=len, reverse=True) if path_stem.startswith(name + "-"))
+
+
+def play(store: Store, plan: Play, clock: FakeClock) -> Session:
+    golden = read(FOLDER / f"{plan.script}.jsonl")
+    session = Session.start(
+        store,
+        _game(plan.script),
+        Options.for_names(*golden.players, **golden.settings),
+        dice=RandomDice.seeded(golden.seed or 1),
+        clock=clock,
+    )
+    lines: list[dict[str, Any]] = golden.lines
+    for action in lines[: max(1, round(len(lines) * plan.cut))]:
+        if action.get("type") == "undo":
+            session.undo()
+        elif action.get("type") == "redo":
+            session.redo()
+        else:
+            with contextlib.suppress(RuleError):  # the scripts' refused lines: refused here too, nothing stored
+                session.act(action)
+    for _ in range(plan.undo):
+        assert session.undo()
+    for _ in range(plan.redo):
+        assert session.redo()
+    if plan.abandon:
+        session.abandon()
+    return session
+
+
+def build(folder: Path) -> Corpus:
+    """Play the corpus in `folder`/play and leave the pulled-plug pair in `folder`/corpus."""
+    live = folder / "play" / DB
+    clock = FakeClock()
+    with Store.open(live, clock=clock) as store:
+        for plan in OLDER:
+            play(store, plan, clock)
+    store = Store.open(live, clock=clock)
+    try:
+        for plan in NEWER:
+            play(store, plan, clock)
+        out = folder / "corpus"
+        out.mkdir()
+        # synchronous=FULL: every commit is on disk, so these copies are what a power cut leaves
+        shutil.copyfile(live, out / DB)
+        shutil.copyfile(live.with_name(WAL), out / WAL)
+    finally:
+        store.close()
+    return Corpus(out, (out / DB).read_bytes(), (out / WAL).read_bytes())
+
+
+def _where_db(offset: int) -> str:
+    if offset < 100:
+        return "db header"
+    return f"page {offset // PAGE + 1}"
+
+
+def _where_wal(offset: int, page_one: list[int]) -> str:
+    if offset < WAL_HEADER:
+        return "WAL header"
+    frame, inside = divmod(offset - WAL_HEADER, FRAME_HEADER + PAGE)
+    if inside < FRAME_HEADER:
+        return f"frame {frame + 1} header"
+    if frame in page_one and inside < FRAME_HEADER + 100:
+        return f"frame {frame + 1} db header"  # page 1 as the WAL holds it
+    return f"frame {frame + 1} page"
+
+
+# Header fields whose damage SQLite cannot shrug off: page size, WAL flags, reserved bytes, payload fractions,
+# text encoding, user version (our schema), application id (our stamp).
+_VITAL = (16, 17, 18, 19, 20, 21, 22, 23, 56, 57, 58, 59, 60, 61, 62, 63, 68, 69, 70, 71)
+
+
+def frame_pages(wal: bytes) -> list[int]:
+    """The page number each WAL frame holds, in order."""
+    frames = (len(wal) - WAL_HEADER) // (FRAME_HEADER + PAGE)
+    at = [WAL_HEADER + i * (FRAME_HEADER + PAGE) for i in range(frames)]
+    return [int.from_bytes(wal[start : start + 4], "big") for start in at]
+
+
+def flips(corpus: Corpus, *, seed: int = SEED) -> list[Flip]:
+    """The campaign: ≥ 150 flips in each file, some aimed at the headers (the db's, the WAL's, frames', and
+    page 1 as the WAL holds it) and at the last transaction (nothing after it to tell it was committed)."""
+    rng = random.Random(seed)
+    chosen: set[tuple[str, int, int]] = set()
+    frame = FRAME_HEADER + PAGE
+    page_one = [i for i, pgno in enumerate(frame_pages(corpus.wal)) if pgno == 1]
+    last = corpus.frames - 1
+
+    def take(count: int, file: str, offset: Callable[[], int]) -> None:
+        goal = len(chosen) + count
+        while len(chosen) < goal:
+            chosen.add((file, offset(), rng.randrange(8)))
+
+    take(20, DB, lambda: rng.randrange(100))  # page 1's header
+    take(12, DB, lambda: rng.choice(_VITAL))
+    take(128, DB, lambda: rng.randrange(len(corpus.db)))
+    take(10, WAL, lambda: rng.randrange(WAL_HEADER))
+    take(30, WAL, lambda: WAL_HEADER + rng.randrange(corpus.frames) * frame + rng.randrange(FRAME_HEADER))
+    take(6, WAL, lambda: WAL_HEADER + last * frame + rng.randrange(FRAME_HEADER))  # the last commit frame
+    take(12, WAL, lambda: WAL_HEADER + rng.choice(page_one[-2:]) * frame + FRAME_HEADER + rng.randrange(100))
+    take(10, WAL, lambda: WAL_HEADER + (last - rng.randrange(4)) * frame + rng.randrange(frame))
+    take(82, WAL, lambda: rng.randrange(len(corpus.wal)))
+    return [
+        Flip(file, offset, bit, _where_db(offset) if file == DB else _where_wal(offset, page_one))
+        for file, offset, bit in sorted(chosen)
+    ]
+
+
+def damaged(corpus: Corpus, flip: Flip | None, folder: Path) -> Path:
+    """A copy of the corpus pair in `folder` with one bit flipped (none: pristine); the path of its games file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in ((DB, corpus.db), (WAL, corpus.wal)):
+        if flip is not None and name == flip.file:
+            data = bytearray(data)
+            data[flip.offset] ^= 1 << flip.bit
+        (folder / name).write_bytes(bytes(data))
+    return folder / DB

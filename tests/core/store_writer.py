@@ -1,0 +1,47 @@
+"""Child process for the store's fault tests: a companion that holds its games file open and takes orders.
+
+It reads one order a line on stdin and answers one line on stdout, so the
+parent always knows what was acknowledged before it breaks something:
+
+    act N          -> N moves appended; answers the total number of moves
+    delete-wal     -> the ``-wal`` file removed behind the store's back; answers "ok"
+
+Started as ``store_writer.py PATH``; it prints "ready" once the store is open.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from tinygame import registered
+
+from companion.dice import RandomDice
+from companion.game import Options
+from companion.session import Session
+from companion.store import Store
+
+
+def main(path: str) -> None:
+    registered()
+    store = Store.open(path)
+    session = Session.resume(store, dice=RandomDice.seeded(1)) or Session.start(
+        store, "tiny", Options.for_names("Ann", "Bo", target=10**9), dice=RandomDice.seeded(1)
+    )
+    print("ready", flush=True)
+    for line in sys.stdin:
+        order, _, argument = line.strip().partition(" ")
+        if order == "act":
+            for _ in range(int(argument)):
+                session.act({"type": "roll", "player": session.current_player, "padding": "x" * 500})
+            print(len(session.moves), flush=True)
+        elif order == "delete-wal":
+            os.unlink(path + "-wal")
+            print("ok", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

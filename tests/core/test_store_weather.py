@@ -1,0 +1,146 @@
+"""A full or read-only card is weather, not damage: the move is refused or kept in memory, nothing moved aside.
+
+These mount a real small tmpfs (root only, as CI runs), so that SQLite meets
+the kernel's own ENOSPC and EROFS; elsewhere they skip and say why.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.game import Options
+from companion.session import Session
+from companion.store import NotSaved, Store
+
+
+def _mount(folder: Path, *options: str) -> None:
+    subprocess.run(["mount", *options, str(folder)], check=True, capture_output=True)
+
+
+@pytest.fixture
+def card(tmp_path: Path) -> Iterator[Path]:
+    """A 2 MiB SD card of our own: a tmpfs mounted on a folder in tmp_path."""
+    folder = tmp_path / "card"
+    folder.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root (CI runs as root)")
+    try:
+        _mount(folder, "-t", "tmpfs", "-o", "size=2m,mode=0700", "tmpfs")
+    except (OSError, subprocess.CalledProcessError) as error:
+        pytest.skip(f"this machine cannot mount a tmpfs here ({error})")
+    try:
+        yield folder
+    finally:
+        with contextlib.suppress(subprocess.CalledProcessError):
+            _mount(folder, "-o", "remount,rw")
+        subprocess.run(["umount", "-l", str(folder)], check=False, capture_output=True)
+
+
+def _fill(folder: Path) -> Path:
+    """Fill the card to the last byte; the file that did it."""
+    filler = folder / "photos.bin"
+    fd = os.open(filler, os.O_CREAT | os.O_WRONLY, 0o600)
+    try:
+        for chunk in (65536, 4096, 1):
+            with contextlib.suppress(OSError):
+                while os.write(fd, b"\xff" * chunk):
+                    pass
+    finally:
+        os.close(fd)
+    return filler
+
+
+def _roll(session: Session) -> None:
+    session.act({"type": "roll", "player": session.current_player, "note": "x" * 3000})
+
+
+def test_a_full_card_refuses_the_move_keeps_the_game_and_goes_on_when_space_comes_back(card, tiny):
+    path = card / "games.db"
+    store = Store.open(path)
+    session = Session.start(store, "tiny", Options.for_names("Ann", "Bo", target=10**9))
+    for _ in range(5):
+        _roll(session)
+    filler = _fill(card)
+    refusals = []
+    for _ in range(100):  # the WAL may still have room for a few moves
+        before = (session.state, session.moves)
+        try:
+            _roll(session)
+        except NotSaved as refusal:
+            refusals.append(str(refusal))
+            assert (session.state, session.moves) == before, "a move that was not saved is not shown either"
+            break
+    assert refusals == ["The SD card is full: this move was not saved."]
+    assert store.problem == refusals[0]
+    saved = len(session.moves)
+    assert not [p for p in card.iterdir() if "damaged" in p.name], "a full card is not damage"
+
+    filler.unlink()  # space comes back: the game goes on from its last saved move
+    _roll(session)
+    assert store.problem is None
+    store.close()
+    with Store.open(path) as again:
+        assert again.notice is None
+        resumed = Session.resume(again)
+        assert resumed is not None and len(resumed.moves) == saved + 1
+        assert resumed.state == session.state
+
+
+def test_a_full_card_at_start_still_opens_the_game(card, tiny):
+    path = card / "games.db"
+    with Store.open(path) as store:
+        session = Session.start(store, "tiny", Options.for_names("Ann", "Bo", target=10**9))
+        for _ in range(3):
+            _roll(session)
+    _fill(card)
+    with Store.open(path) as store:
+        resumed = Session.resume(store)
+        assert resumed is not None and len(resumed.moves) == 3
+    assert not [p for p in card.iterdir() if "damaged" in p.name]
+
+
+def test_a_read_only_card_plays_without_saving_and_saves_everything_once_it_can(card, tiny):
+    path = card / "games.db"
+    with Store.open(path) as store:
+        session = Session.start(store, "tiny", Options.for_names("Ann", "Bo", target=10**9))
+        for _ in range(5):
+            _roll(session)
+    before = sorted(p.name for p in card.iterdir())
+    _mount(card, "-o", "remount,ro")  # how a failing SD card ends: the kernel remounts it read-only
+
+    store = Store.open(path)
+    assert not store.saving
+    assert store.problem == (
+        "The SD card is read-only: you can play, but nothing is saved until it can be written again."
+    )
+    resumed = Session.resume(store)
+    assert resumed is not None and len(resumed.moves) == 5
+    for _ in range(3):
+        _roll(resumed)  # the table plays on, in memory
+    assert store.problem is not None, "the banner stays while nothing is saved"
+    assert sorted(p.name for p in card.iterdir()) == before
+
+    _mount(card, "-o", "remount,rw")
+    _roll(resumed)  # the first move after the card can be written again saves all of them
+    assert store.saving and store.problem is None
+    store.close()
+    with Store.open(path) as again:
+        again_session = Session.resume(again)
+        assert again_session is not None and len(again_session.moves) == 9
+        assert again_session.state == resumed.state
+
+
+def test_history_reads_a_read_only_card(card, tiny):
+    path = card / "games.db"
+    with Store.open(path) as store:
+        session = Session.start(store, "tiny", Options.for_names("Ann", "Bo", target=1))
+        session.act({"type": "roll", "player": "Ann"})
+    _mount(card, "-o", "remount,ro")
+    with Store.read(path) as store:
+        assert store.win_counts() == {"Ann": 1}
