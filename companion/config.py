@@ -7,6 +7,8 @@ problem becomes a sentence naming the key; the app then uses safe defaults
 
 from __future__ import annotations
 
+import json
+import reprlib
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -90,85 +92,161 @@ def load(path: Path) -> tuple[Config, list[str]]:
     is the defaults with one sentence. A bad hardware value makes the hardware
     simulated; a bad game table is left out (the game uses its own numbers).
     """
-    if not path.exists():
-        return Config(), []
     try:
+        if not path.exists():
+            return Config(), []
+        if not path.is_file():  # a folder, or a pipe that would block the start-up for ever
+            raise IsADirectoryError(f"{path} is not a file")
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as error:
+    except (ValueError, RecursionError, OSError) as error:  # TOMLDecodeError and UnicodeDecodeError are ValueErrors
         return Config(mode="simulated"), [
-            f"The config file {path} could not be read ({error}); using simulated hardware and default rules."
+            f"The config file {path} could not be read ({_short(str(error), 120)}); "
+            "using simulated hardware and default rules."
         ]
     return parse(data)
 
 
-def parse(data: Mapping[str, Any]) -> tuple[Config, list[str]]:
+def parse(data: Any) -> tuple[Config, list[str]]:
+    """The config that `data` (a parsed TOML file) describes, and a sentence per problem.
+
+    Never raises, whatever `data` holds: each section is checked on its own, and a
+    section with a problem is replaced by its defaults (a hardware one also makes
+    the hardware simulated, so a typo can never drive the wrong pins).
+    """
     problems: list[str] = []
-    mode = "auto"
-    race, displays = RaceConfig(), DisplaysConfig()
-    try:
-        mode = _choice(data, "hardware.mode", ("auto", "simulated"), "auto")
-        race = _race(data.get("race", {}))
-        displays = _displays(data.get("displays", {}))
-    except ConfigError as error:
-        problems.append(f"Config file: {error}; using simulated hardware.")
-        mode = "simulated"
-    games = data.get("games", {})
-    if not isinstance(games, Mapping):
-        problems.append("Config file: [games] must be a table of game names; ignored.")
-        games = {}
-    kept = {}
-    for name, table in games.items():
-        if isinstance(table, Mapping):
-            kept[name] = dict(table)
-        else:
-            problems.append(f"Config file: games.{name} must be a table; ignored.")
-    return Config(mode, race, displays, kept), problems
+    if not isinstance(data, Mapping):
+        return Config(mode="simulated"), [
+            f"Config file: the file must hold tables and keys, not {_shown(data)}; using simulated hardware."
+        ]
+    simulated = False
+    parts: dict[str, Any] = {"hardware": "auto", "race": RaceConfig(), "displays": DisplaysConfig()}
+    for section, read in (("hardware", _hardware), ("race", _race), ("displays", _displays)):
+        try:
+            parts[section] = read(data.get(section, {}), problems)
+        except ConfigError as error:
+            problems.append(f"Config file: {error}; using simulated hardware.")
+            simulated = True
+    games = _games(data.get("games", {}), problems)
+    for name in data:
+        if name not in _SECTIONS:
+            problems.append(
+                f"Config file: [{_key(name)}] is not a section the companion knows ({', '.join(_SECTIONS)}); ignored."
+            )
+    mode = "simulated" if simulated else parts["hardware"]
+    return Config(mode, parts["race"], parts["displays"], games), problems
 
 
-def _choice(data: Mapping[str, Any], key: str, allowed: tuple[str, ...], default: str) -> str:
-    section, name = key.split(".")
-    value = data.get(section, {}).get(name, default)
-    if value not in allowed:
-        raise ConfigError(f"{key} is {value!r} but must be one of {', '.join(map(repr, allowed))}")
-    return str(value)
+_SECTIONS = ("hardware", "race", "displays", "games")
+_BAUDS = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
+
+
+def _table(value: Any, section: str, example: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise ConfigError(
+            f"{section} is {_shown(value)} but must be a table: "
+            f"a line [{section}] with its keys under it, like {example}"
+        )
+    return value
+
+
+def _unknown(table: Mapping[str, Any], section: str, known: tuple[str, ...], problems: list[str]) -> None:
+    for name in table:
+        if name not in known:
+            problems.append(
+                f"Config file: {section}.{_key(name)} is not a key the companion knows "
+                f"(in [{section}]: {', '.join(known)}); ignored."
+            )
+
+
+def _hardware(value: Any, problems: list[str]) -> str:
+    table = _table(value, "hardware", 'mode = "simulated"')
+    _unknown(table, "hardware", ("mode",), problems)
+    return _choice(table.get("mode", "auto"), "hardware.mode", ("auto", "simulated"))
+
+
+def _choice(value: Any, key: str, allowed: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        raise ConfigError(f"{key} is {_shown(value)} but must be one of {', '.join(map(repr, allowed))}")
+    return value
 
 
 def _pin(value: Any, key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 27:
-        raise ConfigError(f"{key} is {value!r} but must be a BCM pin number from 0 to 27")
+        raise ConfigError(f"{key} is {_shown(value)} but must be a BCM pin number from 0 to 27")
     return value
 
 
 def _pins(value: Any, key: str) -> tuple[int, int]:
     if not isinstance(value, list) or len(value) != 2:
-        raise ConfigError(f"{key} is {value!r} but must be two pin numbers, like [17, 27]")
+        raise ConfigError(f"{key} is {_shown(value)} but must be two pin numbers, like [17, 27]")
     first, second = (_pin(v, f"{key}[{i}]") for i, v in enumerate(value))
     return first, second
 
 
-def _race(table: Any) -> RaceConfig:
-    if not isinstance(table, Mapping):
-        raise ConfigError("[race] must be a table")
+def _race(value: Any, problems: list[str]) -> RaceConfig:
+    table = _table(value, "race", "buttons = [17, 27]")
+    _unknown(table, "race", ("buttons", "leds", "buzzer", "tie_window_ms"), problems)
     default = RaceConfig()
     buttons = _pins(table.get("buttons", list(default.buttons)), "race.buttons")
     leds = _pins(table["leds"], "race.leds") if "leds" in table else default.leds
     buzzer = _pin(table["buzzer"], "race.buzzer") if "buzzer" in table else default.buzzer
     window = table.get("tie_window_ms", default.tie_window_ms)
     if isinstance(window, bool) or not isinstance(window, int | float) or not 0 <= window <= 100:
-        raise ConfigError(f"race.tie_window_ms is {window!r} but must be a number of milliseconds from 0 to 100")
+        raise ConfigError(f"race.tie_window_ms is {_shown(window)} but must be a number of milliseconds from 0 to 100")
     used = [*buttons, *(leds or ()), *([buzzer] if buzzer is not None else [])]
     if len(set(used)) != len(used):
         raise ConfigError(f"the race pins {used} use one pin twice")
     return RaceConfig(buttons, leds, buzzer, float(window))
 
 
-def _displays(table: Any) -> DisplaysConfig:
-    if not isinstance(table, Mapping):
-        raise ConfigError("[displays] must be a table")
+def _displays(value: Any, problems: list[str]) -> DisplaysConfig:
+    table = _table(value, "displays", 'baud = 115200')
+    _unknown(table, "displays", ("ports", "baud"), problems)
     ports = table.get("ports", list(DisplaysConfig.ports))
     if not isinstance(ports, list) or not all(isinstance(p, str) and p for p in ports):
-        raise ConfigError(f"displays.ports is {ports!r} but must be a list of device paths or patterns")
+        raise ConfigError(f"displays.ports is {_shown(ports)} but must be a list of device paths or patterns")
     baud = table.get("baud", DisplaysConfig.baud)
-    if baud not in (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600):
-        raise ConfigError(f"displays.baud is {baud!r} but must be a standard rate such as 115200")
-    return DisplaysConfig(tuple(ports), int(baud))
+    if isinstance(baud, bool) or not isinstance(baud, int) or baud not in _BAUDS:
+        raise ConfigError(f"displays.baud is {_shown(baud)} but must be a standard rate such as 115200")
+    return DisplaysConfig(tuple(ports), baud)
+
+
+def _games(value: Any, problems: list[str]) -> dict[str, dict[str, Any]]:
+    """The `[games.<name>]` tables; each bad one is left out (that game uses its own numbers)."""
+    if not isinstance(value, Mapping):
+        problems.append(f"Config file: [games] must be a table of game names, not {_shown(value)}; ignored.")
+        return {}
+    from companion.games import names  # imports no game: each game's module loads on first use
+
+    known = names()
+    kept = {}
+    for name, table in value.items():
+        if name not in known:
+            problems.append(f"Config file: games.{_key(name)} is not a game (the games: {', '.join(known)}); ignored.")
+        elif isinstance(table, Mapping):
+            kept[name] = dict(table)
+        else:
+            problems.append(f"Config file: games.{_key(name)} must be a table; ignored.")
+    return kept
+
+
+def _key(name: Any) -> str:
+    """A key as it would be written in the file: bare if it can be, quoted otherwise."""
+    text = str(name)
+    return text if text and all(c.isascii() and (c.isalnum() or c in "-_") for c in text) else json.dumps(text)
+
+
+def _shown(value: Any) -> str:
+    """A value as a sentence can quote it: on one line, and short (however big or deep it is)."""
+    if isinstance(value, Mapping):
+        return "a table"
+    return _short(_REPR.repr(value), 60)
+
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxlist, _REPR.maxdict, _REPR.maxstring, _REPR.maxother = 3, 4, 2, 40, 40
+
+
+def _short(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -9,24 +9,37 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from companion import config as config_file
 from companion import paths
 from companion.dice import RandomDice
-from companion.game import Options, Player, RuleError, SetupError, public_event
+from companion.game import Options, Player, Refusal, SetupError, public_event
 from companion.games import names
 from companion.session import Session
-from companion.store import Store
+from companion.store import Store, StoreRefused
+from companion.store import check as check_store
 
 EXIT_BAD_INPUT = 2
+"""Bad arguments, an unreadable actions file, or a games file that is not ours or is in use."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Files for the owner only: the games file and its WAL, backups, logs and the display pairings
+    # hold hidden identities and pairing keys. Put back on return for callers that run us in-process.
+    previous_umask = os.umask(0o077)
+    try:
+        return _main(argv)
+    finally:
+        os.umask(previous_umask)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = _parser()
     args, rest = parser.parse_known_args(argv)
     if args.command == "display-emulator":
@@ -46,6 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return show_config(args)
     if args.command == "history":
         return history(args)
+    if args.command == "check":
+        return check(args)
     return run(args)
 
 
@@ -67,15 +82,23 @@ def _parser() -> argparse.ArgumentParser:
     play_cmd = commands.add_parser(
         "play",
         help="run a game headless from a file of JSON actions",
-        description="Apply one JSON action per line (e.g. {\"type\": \"roll\", \"player\": \"Ann\"}) and print each "
+        description='Apply one JSON action per line (e.g. {"type": "roll", "player": "Ann"}) and print each '
         "line's events or the sentence refusing it, then the final public view and outcome as JSON. "
-        'Besides each game\'s own actions, {"type": "undo"} and {"type": "redo"} work in every game.',
+        'Besides each game\'s own actions, {"type": "undo"} and {"type": "redo"} work in every game. '
+        "With --actions - each line of standard input is applied (and its result printed) as it arrives. "
+        "Exit status 2: bad arguments or actions file, or a --db that is not a games file or is in use.",
     )
-    play_cmd.add_argument("game", choices=names(), help="which game")
-    play_cmd.add_argument("--players", required=True, help="comma-separated names in seat order, e.g. Ann,Bo")
+    play_cmd.add_argument("game", nargs="?", choices=names(), help="which game (optional with --resume)")
+    play_cmd.add_argument("--players", help="comma-separated names in seat order, e.g. Ann,Bo (not with --resume)")
     play_cmd.add_argument("--actions", required=True, help="file of JSON actions, one per line ('-' for stdin)")
     play_cmd.add_argument("--seed", type=int, help="seed the dice so the same file gives the same game")
     play_cmd.add_argument("--db", type=Path, help="keep the game in this SQLite file (default: in memory)")
+    play_cmd.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the most recent unfinished game in --db instead of starting one "
+        "(dice it already rolled are kept; --seed seeds the ones rolled from here on)",
+    )
     play_cmd.add_argument("--setting", action="append", default=[], metavar="KEY=JSON",
                           help='a game setting, e.g. --setting capture_rule=\\"arcade\\" (repeatable)')
     play_cmd.add_argument("--private", action="store_true", help="also print each player's private view at the end")
@@ -86,7 +109,17 @@ def _parser() -> argparse.ArgumentParser:
     group.add_argument("--example", action="store_true", help="print a commented example config")
     group.add_argument("--check", action="store_true", help="read the config file and report problems")
 
-    commands.add_parser("history", help="list finished games and wins per player")
+    history_cmd = commands.add_parser("history", help="list finished games and wins per player")
+    history_cmd.add_argument("--db", type=Path, help="games database (default: in the user data directory)")
+
+    check_cmd = commands.add_parser(
+        "check",
+        help="verify every game and move in the games file, changing nothing",
+        description="Check every game and move in the games file without changing it. Exit status: 0 healthy, "
+        "1 damage found (each problem and what the app's repair would keep are printed), 2 it cannot be read "
+        "at all (missing, not a games file).",
+    )
+    check_cmd.add_argument("--db", type=Path, help="games database (default: in the user data directory)")
     commands.add_parser(
         "display-emulator",
         help="emulate a player display on a pseudo-terminal (see `companion display-emulator --help`)",
@@ -99,34 +132,68 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def play(args: argparse.Namespace) -> int:
-    players = tuple(Player(name.strip()) for name in args.players.split(",") if name.strip())
+    def refuse(sentence: object) -> int:
+        print(f"companion play: {sentence}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+    if args.resume and args.db is None:
+        return refuse("--resume continues a game saved in a games file: name it with --db PATH.")
+    if not args.resume and (args.game is None or args.players is None):
+        return refuse("name the game and the players (e.g. quintet --players Ann,Bo), or continue a saved game "
+                      "with --resume --db PATH.")
     try:
         settings = dict(_setting(s) for s in args.setting)
         lines = _read_actions(args.actions)
     except (OSError, ValueError) as problem:
-        print(f"companion play: {problem}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return refuse(problem)
     dice = RandomDice.seeded(args.seed) if args.seed is not None else RandomDice()
-    store = Store.open(args.db) if args.db else Store.in_memory()
-    if store.notice:
-        print(store.notice, file=sys.stderr)
     try:
-        session = Session.start(store, args.game, Options(players, settings), dice=dice, clock=lambda: 0.0)
-    except SetupError as problem:
-        print(f"companion play: {problem}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    for number, line in lines:
-        print(json.dumps({"line": number, **_apply(session, line)}, ensure_ascii=False))
-    outcome = session.outcome
-    final: dict[str, Any] = {
-        "public_view": session.public_view(),
-        "outcome": outcome.to_json() if outcome else None,
-    }
-    if args.private:
-        final["private_views"] = {p.name: session.private_view(p.name) for p in players}
-    print(json.dumps(final, indent=2, ensure_ascii=False, sort_keys=True))
-    store.close()
+        store = Store.open(args.db) if args.db else Store.in_memory()
+    except StoreRefused as refused:  # not a games file of ours, or another companion is writing it
+        return refuse(refused)
+    with store:
+        for sentence in (store.notice, store.problem):
+            if sentence:
+                print(sentence, file=sys.stderr)
+        try:
+            if args.resume:
+                session = _resume(store, args, settings, dice)
+            else:
+                players = tuple(Player(name.strip()) for name in args.players.split(",") if name.strip())
+                session = Session.start(store, args.game, Options(players, settings), dice=dice, clock=lambda: 0.0)
+        except (SetupError, LookupError, Refusal) as problem:
+            return refuse(problem)
+        try:
+            for number, line in lines:
+                print(json.dumps({"line": number, **_apply(session, line)}, ensure_ascii=False), flush=True)
+        except ValueError as problem:  # standard input that is not text
+            return refuse(f"standard input could not be read ({problem}).")
+        outcome = session.outcome
+        final: dict[str, Any] = {
+            "public_view": session.public_view(),
+            "outcome": outcome.to_json() if outcome else None,
+        }
+        if args.private:
+            final["private_views"] = {p.name: session.private_view(p.name) for p in session.options.players}
+        print(json.dumps(final, indent=2, ensure_ascii=False, sort_keys=True), flush=True)
     return 0
+
+
+def _resume(store: Store, args: argparse.Namespace, settings: dict[str, Any], dice: RandomDice) -> Session:
+    """The unfinished game in `store`; the game, players and settings named too must be its own."""
+    record = store.unfinished()
+    if record is None:
+        raise LookupError(f"there is no unfinished game in {args.db} to resume.")
+    if args.game is not None and args.game != record.game:
+        raise LookupError(f"the unfinished game in {args.db} is {record.game}, not {args.game}.")
+    options = Options.from_json(record.options)
+    if args.players is not None:
+        named = [name.strip() for name in args.players.split(",") if name.strip()]
+        if named != list(options.names):
+            raise LookupError(f"the unfinished game in {args.db} is played by {', '.join(options.names)}.")
+    if any(key not in options.settings or options.settings[key] != value for key, value in settings.items()):
+        raise LookupError(f"the unfinished game in {args.db} was started with other settings.")
+    return Session.load(store, record.id, dice=dice, clock=lambda: 0.0)
 
 
 def _apply(session: Session, line: str) -> dict[str, Any]:
@@ -136,19 +203,37 @@ def _apply(session: Session, line: str) -> dict[str, Any]:
         return {"refused": f"This line is not JSON ({problem.msg} at column {problem.colno})."}
     if not isinstance(action, dict):
         return {"refused": 'An action is a JSON object, like {"type": "pass"}.'}
-    if action.get("type") == "undo":
-        return {"undone": session.undo()}
-    if action.get("type") == "redo":
-        return {"redone": session.redo()}
     try:
+        if action.get("type") == "undo":
+            return {"undone": session.undo()}
+        if action.get("type") == "redo":
+            return {"redone": session.redo()}
         return {"events": [public_event(session.rules, event) for event in session.act(action)]}
-    except RuleError as refusal:
+    except Refusal as refusal:  # the rules said no, or the card would not take the move (`NotSaved`)
         return {"refused": str(refusal)}
 
 
-def _read_actions(source: str) -> list[tuple[int, str]]:
-    text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-    return [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip() and not line.startswith("#")]
+def _read_actions(source: str) -> Iterable[tuple[int, str]]:
+    """Numbered action lines (every line counts; blank and ``#`` lines are skipped).
+
+    A file is read whole at once, so that a missing one is an error before anything starts;
+    standard input is read line by line as it comes, so that a script can hold a game open.
+    """
+    if source == "-":
+        return _actions(_stdin_lines(sys.stdin))
+    return list(_actions(Path(source).read_text(encoding="utf-8").splitlines()))
+
+
+def _stdin_lines(stream: TextIO) -> Iterator[str]:
+    # readline, not iteration: no read-ahead, so each line is applied as soon as it is written.
+    for chunk in iter(stream.readline, ""):
+        yield from chunk.splitlines() or [""]  # the same lines as splitting the whole text would give
+
+
+def _actions(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    for number, line in enumerate(lines, start=1):
+        if line.strip() and not line.startswith("#"):
+            yield number, line
 
 
 def _setting(text: str) -> tuple[str, Any]:
@@ -180,14 +265,42 @@ def show_config(args: argparse.Namespace) -> int:
     return 0
 
 
-def history(_args: argparse.Namespace) -> int:
-    with Store.open(paths.database_path()) as store:
+def history(args: argparse.Namespace) -> int:
+    """Finished games and wins, read without locking, moving or writing anything."""
+    path = args.db or paths.database_path()
+    if not os.path.lexists(path):
+        print("No games have been played yet.")
+        return 0
+    try:
+        store = Store.read(path)
+    except StoreRefused as refused:
+        print(f"companion history: {refused}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    with store:
+        lines = []
         for game in store.finished(limit=1000):
             players = ", ".join(p["name"] for p in game.options.get("players", []))
             winners = ", ".join((game.outcome or {}).get("winners", [])) or "tie"
-            print(f"{game.game}\t{players}\twon by {winners}\t{round(game.elapsed)} s")
+            lines.append(f"{game.game}\t{players}\twon by {winners}\t{round(game.elapsed)} s")
         for name, count in store.win_counts().items():
-            print(f"{name}: {count} win{'s' if count != 1 else ''}")
+            lines.append(f"{name}: {count} win{'s' if count != 1 else ''}")
+        if store.notice:  # damage found (and read around): the file is left for the app or `companion check`
+            print(store.notice, file=sys.stderr)
+    print("\n".join(lines) if lines else "No game has been finished yet.")
+    return 0
+
+
+def check(args: argparse.Namespace) -> int:
+    """Verify the games file; the exit status is 0 healthy, 1 damaged, 2 unreadable."""
+    path = args.db or paths.database_path()
+    report = check_store(path)
+    if report.status != 0:
+        for line in report.lines():
+            print(line)
+        return report.status
+    with Store.read(path) as store:
+        games, moves = store.counts()
+    print(f"{path} is healthy: {games} game{'s' if games != 1 else ''}, {moves} move{'s' if moves != 1 else ''}.")
     return 0
 
 
@@ -218,14 +331,13 @@ def run(args: argparse.Namespace, *, on_first_frame: Callable[[], None] | None =
 
 def build_table(*, db: Path | None = None, seed: int | None = None, simulated: bool = False) -> Any:
     """Everything the app needs but the hardware, each problem a notice rather than a crash."""
-    from ui.table import Table
+    from ui.table import Table, open_store
 
     config, notices = config_file.load(paths.config_path())
     if simulated:
         config = replace(config, mode="simulated")
-    store = Store.open(db or paths.database_path())
-    if store.notice:
-        notices.append(store.notice)
+    store, store_notices = open_store(db or paths.database_path())  # never raises: a refused file is a notice
+    notices.extend(store_notices)
     dice = RandomDice.seeded(seed) if seed is not None else RandomDice()
     return Table(store=store, config=config, dice=dice, notices=notices)
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+from companion.store import NotSaved
+from ui import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "games" / "golden" / "quintet-three-tie.jsonl"
@@ -67,5 +71,40 @@ def test_config_path_and_check(tmp_path):
 
 def test_help_documents_every_command(tmp_path):
     text = companion("--help", home=tmp_path).stdout
-    for command in ("run", "play", "config", "history", "display-emulator"):
+    for command in ("run", "play", "config", "history", "check", "display-emulator"):
         assert command in text
+
+
+class _FullCard:
+    """A session whose store takes no more writes (what `Session` raises when the card is full)."""
+
+    rules = None
+
+    def act(self, action=None):
+        raise NotSaved("The SD card is full: this move was not saved.")
+
+    undo = redo = act
+
+
+def test_a_move_the_card_would_not_take_is_refused_like_any_other():
+    for line in ('{"type": "place"}', '{"type": "undo"}', '{"type": "redo"}'):
+        assert cli._apply(_FullCard(), line) == {"refused": "The SD card is full: this move was not saved."}
+
+
+def test_stdin_lines_are_numbered_as_the_whole_text_would_be():
+    text = '{"a": 1}\r\n# note\n\n  \n{"b": 2}\u2028{"c": 3}\n{"d": 4}'
+    expected = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip() and not line.startswith("#")]
+    assert list(cli._actions(cli._stdin_lines(io.StringIO(text, newline=None)))) == expected
+
+
+def test_the_app_starts_whatever_its_games_file_is(tmp_path, monkeypatch):
+    """`companion run` on a path that is not a games file: a notice on the home screen, never a crash loop."""
+    monkeypatch.setenv("COMPANION_HOME", str(tmp_path / "home"))
+    folder = tmp_path / "games.db"
+    folder.mkdir()
+    table = cli.build_table(db=folder, seed=1)
+    try:
+        assert any("folder" in notice for notice in table.notices), table.notices
+        assert folder.is_dir() and not any(folder.iterdir())
+    finally:
+        table.store.close()
