@@ -16,7 +16,7 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion.game import Options, Player
+from companion.game import Options, Player, Refusal
 from companion.session import Session
 from ui import systemd_notify
 from ui.screens import load_kv, screen_class
@@ -138,14 +138,30 @@ class CompanionApp(App):
         return self.resume_game() if self.table.store.unfinished() else None
 
     def resume_game(self) -> GameScreen | None:
-        """Open the unfinished game, exactly where it was left."""
-        session = Session.resume(self.table.store, dice=self.table.dice, clock=self.table.clock)
-        return self.show(session) if session else None
+        """Open the unfinished game, exactly where it was left.
+
+        Whatever goes wrong here must not stop the app (under systemd that would be a restart loop with
+        no screen): the table gets the home screen and one sentence, and the game stays in the file.
+        """
+        try:
+            session = Session.resume(self.table.store, dice=self.table.dice, clock=self.table.clock)
+            return self.show(session) if session else None
+        except Exception as error:
+            log.exception("Resuming the unfinished game failed")
+            self.screens.current = "home"
+            self.session = None
+            self.home.notice = (
+                f"The unfinished game could not be resumed ({error}); it is kept in the games file."
+            )
+            return None
 
     def discard_unfinished(self) -> None:
         record = self.table.store.unfinished()
         if record is not None:
-            self.table.store.abandon(record.id, self.table.clock())
+            try:
+                self.table.store.abandon(record.id, self.table.clock())
+            except Refusal as refusal:
+                self.home.notice = str(refusal)
 
     def show(self, session: Session) -> GameScreen:
         self.screens.current = "home"  # so that any earlier game screen can go, even one of the same game

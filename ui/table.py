@@ -10,12 +10,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from companion.config import Config
 from companion.dice import Dice, RandomDice
 from companion.dispatch import Dispatcher, immediate
-from companion.store import Store
+from companion.store import Store, StoreInUse, StoreRefused
 
 
 @dataclass
@@ -30,3 +31,24 @@ class Table:
     simulated: bool = True
     race: Any = None  # hardware race buttons, once wired
     displays: Any = None  # the player-display hub, once wired
+
+
+def open_store(path: Path) -> tuple[Store, list[str]]:
+    """The games file for the app, and a sentence for each thing the table should know about it.
+
+    Whatever is wrong with the file, the table gets a screen: another companion
+    writing it gives a read-only look at it, a path that is not our file gives
+    a store in memory (play, but nothing is saved), and the path is left as it is.
+    """
+    try:
+        store = Store.open(path)
+    except StoreInUse as in_use:
+        try:
+            return Store.read(path), [str(in_use)]
+        except StoreRefused:
+            return Store.in_memory(problem=str(in_use)), [str(in_use)]
+    except StoreRefused as refused:
+        sentence = f"{refused} Games are played but not saved."
+        return Store.in_memory(problem=sentence), [sentence]
+    notices = [text for text in (store.notice, store.problem) if text]
+    return store, notices

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from companion.game import Action, RuleError
+from companion.game import Action, Refusal
 from companion.games.quin.pieces import ARTIFICIAL_LIGHT, CLONE_FROM, CLONE_TO, KINDS, STARTING_POINTS, ZERO_G_AT_START
 from hardware.display import render
 
@@ -323,7 +323,7 @@ def act_from_display(session: _Session, hub: _Hub, player: str, action: Action) 
         try:
             session.act(action)
             return None
-        except RuleError as error:
+        except Refusal as error:
             sentence = str(error)
     hub.show_refusal(player, sentence)
     return sentence

@@ -56,6 +56,7 @@ def test_the_unit_restarts_forever_and_runs_as_a_member_of_the_device_groups():
     assert unit["Unit"]["StartLimitIntervalSec"] == "0"
     assert set(service["SupplementaryGroups"].split()) == {"gpio", "dialout", "video", "input", "render"}
     assert service["User"] != "root"
+    assert service["UMask"] == "0077", "games (Quin's hidden identities), backups and logs for the owner only"
     assert "--appliance" in service["ExecStart"]
     assert service["Environment"]  # SDL on KMS/DRM, our own data and config directories
 

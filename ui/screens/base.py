@@ -21,7 +21,7 @@ from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
-from companion.game import Action, RuleError, View
+from companion.game import Action, Refusal, View
 
 if TYPE_CHECKING:
     from companion.session import Session
@@ -88,17 +88,33 @@ class GameScreen(Screen):
         else:
             self.turn_text = ""
         self._tick()
+        self.show_store_news()
         self.render(session.public_view())
+
+    _notice_shown: str | None = None
+    _fresh_news = False
+
+    def show_store_news(self) -> None:
+        """Damage the store found and salvaged (at any read), or why nothing is being saved, in the banner."""
+        store = self.session.store
+        if store.notice and store.notice != self._notice_shown:
+            self._notice_shown = store.notice
+            self._fresh_news = True
+            self.say(store.notice, error=True)
+        elif store.problem and not self.banner:
+            self.say(store.problem, error=True)  # e.g. a read-only card: the table plays, nothing is saved
 
     def send(self, action: Action) -> bool:
         """Apply `action`; on refusal show the rules' sentence and return False."""
         try:
             self.session.act(action)
-        except RuleError as refusal:
+        except Refusal as refusal:  # the rules said no, or the card would not take it (`NotSaved`)
             self.say(str(refusal), error=True)
             return False
-        if self.banner_is_error:
-            self.say("")
+        if self._fresh_news:
+            self._fresh_news = False  # news from the store that this very action brought stays up until the next
+        elif self.banner_is_error:
+            self.say(self.session.store.problem or "", error=bool(self.session.store.problem))
         return True
 
     def say(self, text: str, *, error: bool = False) -> None:
@@ -107,12 +123,18 @@ class GameScreen(Screen):
         self.banner_is_error = error
 
     def undo(self) -> None:
-        if self.session.undo():
-            self.say("Undone. Redo puts it back exactly as it was.")
+        try:
+            if self.session.undo():
+                self.say("Undone. Redo puts it back exactly as it was.")
+        except Refusal as refusal:
+            self.say(str(refusal), error=True)
 
     def redo(self) -> None:
-        if self.session.redo():
-            self.say("Redone.")
+        try:
+            if self.session.redo():
+                self.say("Redone.")
+        except Refusal as refusal:
+            self.say(str(refusal), error=True)
 
     def _tick(self) -> None:
         self.clock_text = format_clock(self.session.elapsed)
@@ -144,7 +166,11 @@ class GameScreen(Screen):
         self._on_home()
 
     def abandon(self) -> None:
-        self.session.abandon()
+        try:
+            self.session.abandon()
+        except Refusal as refusal:
+            self.say(str(refusal), error=True)
+            return
         self._on_home()
 
     def close(self) -> None:

@@ -9,7 +9,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import Screen
 
-from companion.game import Options, Player, SetupError
+from companion.game import Options, Player, Refusal, SetupError
 from companion.games import names, rules_for
 from ui.screens.base import format_clock
 
@@ -149,7 +149,7 @@ class HomeScreen(Screen):
     def start(self, game: str, settings: dict[str, object] | None = None) -> None:
         try:
             self.app.start_game(game, Options(self.options().players, settings or {}))
-        except SetupError as problem:
+        except (SetupError, Refusal) as problem:
             self.notice = str(problem)
 
     def resume(self) -> None:
@@ -180,6 +180,8 @@ class HomeScreen(Screen):
             result = f"won by {winners}" if winners else "a tie"
             lines.append(f"[b]{_title(game.game)}[/b]  {players}: {result}, {format_clock(game.elapsed)}")
         self.history_text = "\n".join(lines) or "No finished games yet."
+        if store.notice and store.notice not in self.notice:  # damage found (and salvaged) since the start
+            self.notice = f"{self.notice} {store.notice}".strip()
 
     def show_history(self) -> None:
         HistoryPopup(text=self.history_text).open()

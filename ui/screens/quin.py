@@ -28,7 +28,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 from kivy.utils import get_color_from_hex
 
-from companion.game import Action, RuleError, View
+from companion.game import Action, Refusal, View
 from ui.screens.base import GameScreen
 
 PRIVATE_IDLE_SECONDS = 90.0
@@ -453,7 +453,7 @@ class QuinScreen(GameScreen):
         panel = self.setup_panel
         try:
             self.session.act(action)
-        except RuleError as refusal:
+        except Refusal as refusal:
             if panel is not None:
                 panel.message, panel.message_is_error = str(refusal), True
             return False

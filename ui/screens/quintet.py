@@ -497,6 +497,7 @@ class QuintetScreen(GameScreen):
             last_roll=self._last_roll_time(),
         )
         popup.open()
+        self.show_store_news()  # reading every game's rolls may have found (and salvaged) damage
         return popup
 
     def _last_roll_time(self) -> str:

@@ -26,7 +26,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.utils import get_color_from_hex
 
 from companion.dispatch import immediate
-from companion.game import RuleError
+from companion.game import Refusal
 from companion.race import Phase, choose_first, first_choice, format_ms
 from ui.screens import load_kv
 
@@ -353,7 +353,7 @@ class RaceScreen(Screen):
         """Send ``choose_first`` through the session; back to the game if it is accepted."""
         try:
             self.session.act(choose_first(player, chosen_by, how))
-        except RuleError as refusal:
+        except Refusal as refusal:
             self.detail = str(refusal)
             self.headline_colour = list(WARN_COLOUR)
             return False
