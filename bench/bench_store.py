@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.__main__ import _Tally, line
 from companion.dice import RandomDice
 from companion.game import Options
 from companion.session import Session
@@ -33,19 +34,7 @@ MOVES_PER_GAME = 40
 APPENDS = 300
 
 
-def _line(label: str, value: str, baseline: str = "", ratio: float | None = None, goal: str = "") -> str:
-    text = f"{label:<46} {value:>14}"
-    if baseline:
-        text += f"   baseline {baseline:>12}"
-    if ratio is not None:
-        text += f"   ratio {ratio:5.2f}"
-    if goal:
-        text += f"   (goal {goal})"
-    return text
-
-
 def _appends(folder: Path) -> str:
-    from bench.__main__ import _Tally
     from companion.games import register
 
     register(_Tally())  # type: ignore[arg-type]
@@ -69,7 +58,7 @@ def _appends(folder: Path) -> str:
             ours.append(t2 - t1)
     bare.close()
     o, b = statistics.median(ours), statistics.median(base)
-    return _line("append one action (checksums, lock held)", f"{o * 1e3:.2f} ms", f"{b * 1e3:.2f} ms", o / b, "≤ 1.5")
+    return line("append one action (checksums, lock held)", f"{o * 1e3:.2f} ms", f"{b * 1e3:.2f} ms", o / b, "≤ 1.5")
 
 
 def games_file(
@@ -127,7 +116,7 @@ def _big_file(folder: Path) -> list[str]:
             run(target)
             times.append(time.perf_counter() - t0)
         t = statistics.median(times)
-        lines.append(_line(label, f"{t * 1e3:.0f} ms", f"{baseline * 1e3:.0f} ms", t / baseline, goal))
+        lines.append(line(label, f"{t * 1e3:.0f} ms", f"{baseline * 1e3:.0f} ms", t / baseline, goal))
 
     def open_it(path: Path) -> None:
         Store.open(path).close()

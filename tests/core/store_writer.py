@@ -7,6 +7,8 @@ parent always knows what was acknowledged before it breaks something:
     delete-wal     -> the ``-wal`` file removed behind the store's back; answers "ok"
 
 Started as ``store_writer.py PATH``; it prints "ready" once the store is open.
+``store_writer.py PATH --forever`` takes no orders: it appends moves until it
+is killed, printing each move's number once `act` has returned (the crash test).
 """
 
 from __future__ import annotations
@@ -25,13 +27,16 @@ from companion.session import Session
 from companion.store import Store
 
 
-def main(path: str) -> None:
+def main(path: str, forever: bool = False) -> None:
     registered()
     store = Store.open(path)
     session = Session.resume(store, dice=RandomDice.seeded(1)) or Session.start(
         store, "tiny", Options.for_names("Ann", "Bo", target=10**9), dice=RandomDice.seeded(1)
     )
     print("ready", flush=True)
+    while forever:
+        session.act({"type": "roll", "player": session.current_player, "padding": "x" * 2000})
+        print(len(session.moves), flush=True)
     for line in sys.stdin:
         order, _, argument = line.strip().partition(" ")
         if order == "act":
@@ -44,4 +49,4 @@ def main(path: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], forever="--forever" in sys.argv[2:])

@@ -24,7 +24,6 @@ from companion.game import Options
 from companion.session import Session
 from companion.store import APPLICATION_ID, SCHEMA_VERSION, Store, StoreInUse, StoreRefused, backups, check
 
-WRITER = Path(__file__).with_name("crash_writer.py")
 HOLDER = Path(__file__).with_name("store_writer.py")
 
 
@@ -63,7 +62,10 @@ def test_sigkill_never_loses_an_acknowledged_move(tmp_path, tiny):
     acknowledged = 0
     for _ in range(50):
         child = subprocess.Popen(
-            [sys.executable, str(WRITER), str(path)], stdout=subprocess.PIPE, text=True, env=os.environ.copy()
+            [sys.executable, str(HOLDER), str(path), "--forever"],
+            stdout=subprocess.PIPE,
+            text=True,
+            env=os.environ.copy(),
         )
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "ready"
