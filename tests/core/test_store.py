@@ -131,10 +131,9 @@ def test_a_second_writer_is_refused_at_once_and_the_first_loses_nothing(tmp_path
     holder = Holder(path)
     try:
         assert holder.order("act 20") == "20"
-        started = time.monotonic()
+        # StoreInUse comes from the writer lock, which never waits: not from SQLite's busy timeout
         with pytest.raises(StoreInUse, match=rf"Another Tabletop Companion \(process {holder.process.pid}\)"):
-            Store.open(path)
-        assert time.monotonic() - started < 1.0, "refused at once, not after a busy timeout"
+            Store.open(path, busy_timeout=60)
         with Store.read(path) as looking:  # a reader is welcome, and sees the writer's moves
             record = looking.unfinished()
             assert record is not None and len(looking.moves(record.id)) == 20
