@@ -50,6 +50,7 @@ from typing import Any
 from gpiozero import LED, Buzzer, DigitalInputDevice, Factory
 from gpiozero.pins.mock import MockFactory
 
+from companion.dispatch import Dispatcher
 from companion.race import DEFAULT_COUNTDOWN, DEFAULT_DELAY_RANGE, DEFAULT_TIE_WINDOW_MS, Phase, Race, RaceError
 
 log = logging.getLogger(__name__)
@@ -60,7 +61,6 @@ SETTLE_S = 0.020
 CLOCK_MISMATCH_S = 1.0
 """An edge stamped further than this from the factory's clock comes from another clock (see `RaceButtons`)."""
 
-Dispatcher = Callable[[Callable[[], None]], None]
 EdgeListener = Callable[[int, bool, float], None]  # (button index, pressed, edge time in seconds)
 
 

@@ -38,13 +38,13 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from companion.dispatch import Dispatcher
 from hardware.display import protocol, quin_setup
 from hardware.display.link import BAUDRATE, DisplayLink, Hello, PortScanner
 from hardware.display.render import neutral, render_view
 
 log = logging.getLogger(__name__)
 
-Dispatcher = Callable[[Callable[[], None]], None]
 Renderer = Callable[[Mapping[str, Any] | None, int, int], list[list[str]]]
 
 PREVIOUS_PAGE = frozenset({"up", "prev", "left"})

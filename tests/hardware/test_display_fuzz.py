@@ -111,7 +111,7 @@ def test_fuzzed_byte_streams_never_crash_or_stall_the_reader() -> None:
             device.write(b"".join(chunks))
             # The zero byte ends whatever half frame the garbage left; then a real key must get through.
             device.write(b"\x00" + p.encode_frame(p.KEY, mark.encode()))
-            assert wait_until(lambda: mark in heard.keys, timeout=3), f"reader stalled after {chunks!r}"
+            assert wait_until(lambda: mark in heard.keys, timeout=10), f"reader stalled after {chunks!r}"
             assert link.is_open and not heard.lost
 
         one_stream()
@@ -134,7 +134,7 @@ def test_fuzzed_host_bytes_never_crash_the_device() -> None:
             for chunk in chunks:
                 link.send(chunk)
             link.send(b"\x00" + p.encode_frame(p.SCREEN, p.pack_screen([mark])))
-            assert device.core.wait_for(lambda core: core.screen()[0] == mark, timeout=3)
+            assert device.core.wait_for(lambda core: core.screen()[0] == mark, timeout=10)
 
         one_stream()
 
@@ -292,7 +292,7 @@ def test_no_display_ever_gets_a_frame_from_another_players_view(rig: Rig) -> Non
         # Every display ends on its own player's first page (within a second of coming back) ...
         for player, display in rig.displays.items():
             first = "\n".join(render_view(session.private_view(player), display.core.cols, display.core.rows)[0])
-            assert display.core.wait_for(lambda core, first=first: core.text() == first, timeout=2), (
+            assert display.core.wait_for(lambda core, first=first: core.text() == first, timeout=10), (
                 player,
                 display.core.text(),
             )

@@ -25,7 +25,7 @@ from kivy.uix.button import Button
 from kivy.uix.screenmanager import Screen
 from kivy.utils import get_color_from_hex
 
-from companion.dispatch import immediate
+from companion.dispatch import Dispatcher, immediate
 from companion.game import Refusal
 from companion.race import Phase, choose_first, first_choice, format_ms
 from ui.screens import load_kv
@@ -178,7 +178,7 @@ class RaceScreen(Screen):
             factory = choose("simulated").factory
         return factory
 
-    def _dispatcher(self) -> Callable[[Callable[[], None]], None]:
+    def _dispatcher(self) -> Dispatcher:
         """The table's dispatcher; Kivy's Clock if the table runs callbacks at once (not thread-safe here)."""
         dispatch = getattr(self.table, "dispatch", immediate)
         if dispatch is immediate:
