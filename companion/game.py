@@ -1,37 +1,36 @@
 """The contract every game follows: actions in, events out, state folded.
 
-A game is a definition, not an object with a life of its own. The `Session`
-runs it:
+A game is a definition, not an object with a life of its own. The engine
+(`companion.engine.Game`) runs it, and the `Session` runs the engine:
 
-    state  = rules.setup(options)
+    state  = rules.setup(options, settings)
     events = rules.decide(state, action, dice)   # may raise RuleError
-    state  = rules.evolve(state, event)          # for each event; never fails
+    state  = rules.evolve(state, event)          # for each event; raises only on an event it does not know
 
-Actions and events are plain JSON objects (``{"type": "roll", ...}``) so that
-the headless driver, the database and the screens all speak the same words.
-State is an immutable value (frozen dataclasses and tuples): history is the
-event log and undo is folding it again.
+Actions and events are typed, frozen dataclasses (subclasses of `Action` and
+`Event` with a ``type`` word), converted to and from JSON objects
+(``{"type": "roll", ...}``) only at the edges by `companion.codec`. State is
+an immutable value (frozen dataclasses and tuples): history is the event log
+and undo is folding it again.
+
+Each game is a package ``companion/games/<name>/`` with the same modules for
+the same roles (see `companion.engine`): ``__init__`` (its `Facts`),
+``rules``, ``views``, ``settings`` and, if it has private views, ``display``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any, Protocol, TypeVar
-
-from companion.dice import Dice
-
-Action = Mapping[str, Any]
-"""A player's request, e.g. ``{"type": "capture", "by": "Ann", "of": "Bo"}``."""
-
-Event = Mapping[str, Any]
-"""An accepted fact, e.g. ``{"type": "rolled", "player": "Ann", "dice": [5, 5]}``."""
+from enum import StrEnum
+from typing import Annotated, Any, ClassVar, Literal
 
 View = dict[str, Any]
 """A JSON-ready picture of the state for one audience."""
 
-S = TypeVar("S")
+SEAT = "seat"
+Seat = Annotated[str, SEAT]
+"""A field holding a seated player's name: the codec refuses any other name."""
 
 
 class Refusal(ValueError):
@@ -43,7 +42,76 @@ class RuleError(Refusal):
 
 
 class SetupError(ValueError):
-    """Options a game cannot start with (too many players, a bad variant)."""
+    """Options a game cannot start with (too many players, a bad setting). ``str(error)`` is one sentence."""
+
+
+class UnknownEvent(TypeError):
+    """`evolve` was handed an event its game never makes: a programming error, never a player's."""
+
+    def __init__(self, game: str, event: object) -> None:
+        super().__init__(f"{game} does not know the event {event!r}.")
+
+
+@dataclass(frozen=True)
+class Message:
+    """What actions and events share: a ``type`` word that names them in JSON."""
+
+    type: ClassVar[str] = ""
+
+
+@dataclass(frozen=True)
+class Action(Message):
+    """A player's request, e.g. ``Capture(by="Ann", of="Bo")``.
+
+    An action whose `whose_turn` is true must carry a ``player`` field, and
+    the engine refuses it unless it is that player's turn.
+    """
+
+    whose_turn: ClassVar[bool] = False
+
+
+@dataclass(frozen=True)
+class Event(Message):
+    """An accepted fact, e.g. ``Rolled(player="Ann", dice=(5, 5))``.
+
+    Play has begun once an event whose `begins_play` is true is accepted
+    (choosing who starts, and a game's private setup, do not begin it).
+    """
+
+    begins_play: ClassVar[bool] = True
+
+
+# -- what every game shares ---------------------------------------------------------
+
+HowChosen = Literal["race", "loser", "table"]
+
+
+@dataclass(frozen=True)
+class ChooseFirst(Action):
+    """The table says who starts: after a race on the buttons, the last game's loser, or by agreement."""
+
+    type = "choose_first"
+    player: Seat
+    chosen_by: Seat
+    how: HowChosen
+
+
+@dataclass(frozen=True)
+class FirstPlayerChosen(Event):
+    """Who starts; a game that lets the table choose handles it in `evolve`."""
+
+    type = "first_player_chosen"
+    begins_play = False
+    player: str
+    chosen_by: str
+    how: str
+
+
+TIE = "tie"
+"""The `Outcome.reason` of a game nobody won."""
+
+ABANDONED = "abandoned"
+"""The `Outcome.reason` the store gives a game the table left unfinished for good."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +124,7 @@ class Player:
 
 @dataclass(frozen=True)
 class Options:
-    """What a game starts from: the seated players and game-specific settings."""
+    """What a game starts from: the seated players and game-specific settings (as written in the config)."""
 
     players: tuple[Player, ...]
     settings: Mapping[str, Any] = field(default_factory=dict)
@@ -82,8 +150,37 @@ class Options:
         return cls(tuple(Player(n) for n in names), settings)
 
 
-class Reason(Enum):
-    """Why a game ended."""
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: who won (several on a shared win, none on a tie) and why.
+
+    `reason` is a short word or phrase the game owns (``"five in a row"``);
+    only `TIE` and `ABANDONED` are the engine's.
+    """
+
+    winners: tuple[str, ...]
+    reason: str
+    detail: str = ""
+
+    @property
+    def is_tie(self) -> bool:
+        return self.reason == TIE
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winners": list(self.winners), "reason": str(self.reason), "detail": self.detail}
+
+
+def require(condition: bool, sentence: str) -> None:
+    """Raise `RuleError(sentence)` unless `condition` holds: keeps `decide` readable."""
+    if not condition:
+        raise RuleError(sentence)
+
+
+# -- transitional: the games not yet moved to the package shape use these ------------
+
+
+class Reason(StrEnum):
+    """Why a game ended (old shape; each game now owns its reasons as strings)."""
 
     LAST_STANDING = "last player standing"
     CAPTURED_LIGHT = "captured the rival's Light"
@@ -94,72 +191,15 @@ class Reason(Enum):
     ABANDONED = "abandoned"
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """The end of a game: who won (several on a shared win, none on a tie) and why."""
-
-    winners: tuple[str, ...]
-    reason: Reason
-    detail: str = ""
-
-    @property
-    def is_tie(self) -> bool:
-        return self.reason is Reason.TIE
-
-    def to_json(self) -> dict[str, Any]:
-        return {"winners": list(self.winners), "reason": self.reason.value, "detail": self.detail}
-
-
-class Rules(Protocol[S]):
-    """What a game module provides. Each module under ``companion.games`` is one."""
-
-    name: str  # registry key and CLI word, e.g. "quantum-link"
-    title: str  # what the table calls it, e.g. "Quantum Link"
-    min_players: int
-    max_players: int
-
-    def setup(self, options: Options) -> S:
-        """The starting state. Raises `SetupError` for options the game cannot use."""
-        ...
-
-    def decide(self, state: S, action: Action, dice: Dice) -> Sequence[Event]:
-        """The events an action causes. Raises `RuleError`; never changes anything."""
-        ...
-
-    def evolve(self, state: S, event: Event) -> S:
-        """The state after an accepted event. Pure; never fails."""
-        ...
-
-    def public_view(self, state: S) -> View:
-        """What everyone at the table may see."""
-        ...
-
-    def private_view(self, state: S, player: str) -> View:
-        """What `player` alone may see (their secrets included)."""
-        ...
-
-    def outcome(self, state: S) -> Outcome | None:
-        """The result once the game is over, else None."""
-        ...
-
-    def current_player(self, state: S) -> str | None:
-        """Whose turn it is, or None when the game is over or nobody in particular."""
-        ...
-
-
 HOW_FIRST_IS_CHOSEN = ("race", "loser", "table")
 
 
-def first_player_chosen(action: Action, players: Sequence[str]) -> Event:
-    """The event for a ``choose_first`` action, every field checked.
-
-    Every game where the table decides who starts accepts it; the game itself
-    checks that no move has been made yet.
-    """
+def first_player_chosen(action: Mapping[str, Any], players: tuple[str, ...] | list[str]) -> dict[str, Any]:
+    """The event for a ``choose_first`` action, every field checked (old shape)."""
     names = ", ".join(players)
-    for key in ("player", "chosen_by"):
-        name = action.get(key)
-        require(isinstance(name, str) and name in players, f'"{key}" must name a player at the table ({names}).')
+    for name_key in ("player", "chosen_by"):
+        name = action.get(name_key)
+        require(isinstance(name, str) and name in players, f'"{name_key}" must name a player at the table ({names}).')
     how = action.get("how")
     require(
         isinstance(how, str) and how in HOW_FIRST_IS_CHOSEN,
@@ -168,24 +208,7 @@ def first_player_chosen(action: Action, players: Sequence[str]) -> Event:
     return {"type": "first_player_chosen", "player": action["player"], "chosen_by": action["chosen_by"], "how": how}
 
 
-def public_event(rules: object, event: Event) -> Event:
-    """`event` as everyone may read it (a headless log, a history screen).
-
-    Events are the whole truth, secrets included. A game with hidden
-    information defines ``public_event(event)`` to strip them; for the others
-    every event is public as it is.
-    """
-    strip = getattr(rules, "public_event", None)
-    return strip(event) if strip is not None else event
-
-
-def require(condition: bool, sentence: str) -> None:
-    """Raise `RuleError(sentence)` unless `condition` holds: keeps `decide` readable."""
-    if not condition:
-        raise RuleError(sentence)
-
-
-def action_type(action: Action) -> str:
+def action_type(action: Mapping[str, Any]) -> str:
     """The action's ``type``, or a `RuleError` a script writer understands."""
     kind = action.get("type") if isinstance(action, Mapping) else None
     if not isinstance(kind, str):

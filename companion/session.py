@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from companion.dice import Dice, RandomDice, Tape
-from companion.game import Action, Event, Options, Outcome, Rules, SetupError, View
-from companion.games import rules_for
+from companion.engine import Game
+from companion.game import Action, Event, Options, Outcome, View
+from companion.games import game as game_named
 from companion.store import NotSaved, Store
 
 Clock = Callable[[], float]
@@ -31,6 +32,10 @@ class Move:
     events: tuple[Event, ...]
     draws: tuple[tuple[int, int], ...]
 
+    @property
+    def begins_play(self) -> bool:
+        return any(_begins_play(e) for e in self.events)
+
 
 class Session:
     """Owns one game: its rules, its log, its state, its clock. Start or resume one."""
@@ -38,7 +43,7 @@ class Session:
     def __init__(
         self,
         store: Store,
-        rules: Rules[Any],
+        game: Game,
         game_id: int,
         options: Options,
         *,
@@ -47,12 +52,12 @@ class Session:
         elapsed: float = 0.0,
     ) -> None:
         self.store = store
-        self.rules = rules
+        self.game = game
         self.game_id = game_id
         self.options = options
         self._dice = dice
         self._clock = clock
-        self._states: list[Any] = [rules.setup(options)]
+        self._states: list[Any] = [game.setup(options)]
         self._moves: list[Move] = []
         self._redo: list[Move] = []
         self._pending_draws: list[tuple[int, int]] = []
@@ -73,11 +78,10 @@ class Session:
         clock: Clock = time.time,
     ) -> Session:
         """A new game of `game` (a registry name). Raises `SetupError` for bad options."""
-        rules = rules_for(game)
-        _check_seats(rules, options)
-        rules.setup(options)  # validate before anything is written
-        game_id = store.new_game(rules.name, options.to_json(), clock())
-        return cls(store, rules, game_id, options, dice=dice or RandomDice(), clock=clock)
+        entry = game_named(game)
+        entry.setup(options)  # seats, names and settings checked before anything is written
+        game_id = store.new_game(entry.name, options.to_json(), clock())
+        return cls(store, entry, game_id, options, dice=dice or RandomDice(), clock=clock)
 
     @classmethod
     def resume(cls, store: Store, *, dice: Dice | None = None, clock: Clock = time.time) -> Session | None:
@@ -93,24 +97,26 @@ class Session:
         record = store.game(game_id)
         if record is None:
             raise LookupError(f"There is no saved game number {game_id}.")
-        rules = rules_for(record.game)
+        game = game_named(record.game)
+        options = Options.from_json(record.options)
         session = cls(
             store,
-            rules,
+            game,
             record.id,
-            Options.from_json(record.options),
+            options,
             dice=dice or RandomDice(),
             clock=clock,
             elapsed=record.elapsed,
         )
         state = session._states[0]
         for move in store.moves(record.id):
-            kept = Move(move.action, tuple(move.events), tuple(move.draws))
+            events = tuple(game.event_from_json(e) for e in move.events)
+            kept = Move(game.parse_action(move.action, options.names), events, tuple(move.draws))
             if move.undone:
                 session._redo.append(kept)  # stored in seq order: the next redo is the earliest undone move
                 continue
             for event in kept.events:
-                state = rules.evolve(state, event)
+                state = game.evolve(state, event)
             session._moves.append(kept)
             session._states.append(state)
         session._pending_draws = list(record.pending_draws)
@@ -130,19 +136,49 @@ class Session:
     def events(self) -> list[Event]:
         return [event for move in self._moves for event in move.events]
 
+    @property
+    def rules(self) -> Game:
+        """The old name of `game`."""
+        return self.game
+
     def public_view(self) -> View:
-        return self.rules.public_view(self.state)
+        return self.game.public_view(self.state)
 
     def private_view(self, player: str) -> View:
-        return self.rules.private_view(self.state, player)
+        return self.game.private_view(self.state, player)
+
+    def view_for(self, player: str) -> View:
+        """What `player`'s own private display shows: their private view, nothing of anyone else's."""
+        return self.game.private_view(self.state, player)
+
+    def public_event(self, event: Event) -> dict[str, Any]:
+        """`event` as anyone at the table may read it."""
+        return self.game.public_event(event)
 
     @property
     def outcome(self) -> Outcome | None:
-        return self.rules.outcome(self.state)
+        return self.game.outcome(self.state)
 
     @property
     def current_player(self) -> str | None:
-        return self.rules.current_player(self.state)
+        return self.game.current_player(self.state)
+
+    @property
+    def play_has_begun(self) -> bool:
+        """Whether an action other than choosing who starts (or a private setup) has been taken."""
+        return any(move.begins_play for move in self._moves)
+
+    def legal_actions(self, player: str) -> Sequence[Action]:
+        """What `player` may do now, where the choices can be listed."""
+        return self.game.legal_actions(self.state, player)
+
+    def refusal(self, action: Action) -> str | None:
+        """Why `action` would be refused now, or None: asks without acting or rolling."""
+        return self.game.refusal(self.state, action, begun=self.play_has_begun)
+
+    def parse(self, data: Mapping[str, Any]) -> Action:
+        """A typed action from its JSON object (a script line, a stored move); `RuleError` if malformed."""
+        return self.game.parse_action(data, self.options.names)
 
     @property
     def redo_moves(self) -> tuple[Move, ...]:
@@ -164,21 +200,23 @@ class Session:
 
     # -- changing it --------------------------------------------------------
 
-    def act(self, action: Action) -> Sequence[Event]:
-        """Apply a player's action. Raises `RuleError` if illegal, `NotSaved` if it could not be stored;
-        either way nothing changes."""
+    def act(self, action: Action | Mapping[str, Any]) -> Sequence[Event]:
+        """Apply a player's action (typed, or its JSON object from an edge). Raises `RuleError` if
+        illegal, `NotSaved` if it could not be stored; either way nothing changes."""
+        if isinstance(action, Mapping):
+            action = self.parse(action)
         tape = Tape(self._dice, self._pending_draws + [d for move in self._redo for d in move.draws])
-        events = tuple(self.rules.decide(self.state, action, tape))
+        events = tuple(self.game.decide(self.state, action, tape, begun=self.play_has_begun))
         state = self.state
         for event in events:
-            state = self.rules.evolve(state, event)
-        move = Move(dict(action), events, tuple(tape.drawn))
-        outcome = self.rules.outcome(state)
+            state = self.game.evolve(state, event)
+        move = Move(action, events, tuple(tape.drawn))
+        outcome = self.game.outcome(state)
         self.store.record(
             self.game_id,
             len(self._moves),
-            move.action,
-            move.events,
+            self.game.to_json(move.action),
+            [self.game.to_json(e) for e in move.events],
             move.draws,
             now=self._clock(),
             elapsed=self.elapsed,
@@ -200,7 +238,7 @@ class Session:
             return False
         seq = len(self._moves) - 1
         ended_the_game = self.outcome is not None
-        outcome = self.rules.outcome(self._states[-2])
+        outcome = self.game.outcome(self._states[-2])
         self._store_undone(seq, True, outcome)
         self._redo.insert(0, self._moves.pop())
         self._states.pop()
@@ -216,8 +254,8 @@ class Session:
         move = self._redo[0]
         state = self.state
         for event in move.events:
-            state = self.rules.evolve(state, event)
-        outcome = self.rules.outcome(state)
+            state = self.game.evolve(state, event)
+        outcome = self.game.outcome(state)
         self._store_undone(len(self._moves), False, outcome)
         self._moves.append(self._redo.pop(0))
         self._states.append(state)
@@ -278,14 +316,8 @@ class Session:
             observer(self)
 
 
-def _check_seats(rules: Rules[Any], options: Options) -> None:
-    count = len(options.players)
-    if not rules.min_players <= count <= rules.max_players:
-        raise SetupError(
-            f"{rules.title} is for {rules.min_players} to {rules.max_players} players; {count} are seated."
-        )
-    names = [p.name.strip() for p in options.players]
-    if any(not n for n in names):
-        raise SetupError("Every player needs a name.")
-    if len(set(names)) != len(names):
-        raise SetupError("Two players have the same name; give each a different one.")
+
+def _begins_play(event: Event | Mapping[str, Any]) -> bool:
+    if isinstance(event, Mapping):  # a game still in the old shape
+        return event.get("type") != "first_player_chosen"
+    return type(event).begins_play

@@ -19,7 +19,7 @@ from typing import Any, TextIO
 from companion import config as config_file
 from companion import paths
 from companion.dice import RandomDice
-from companion.game import Options, Player, Refusal, SetupError, public_event
+from companion.game import Options, Player, Refusal, SetupError
 from companion.games import names
 from companion.session import Session
 from companion.store import Store, StoreRefused
@@ -208,7 +208,7 @@ def _apply(session: Session, line: str) -> dict[str, Any]:
             return {"undone": session.undo()}
         if action.get("type") == "redo":
             return {"redone": session.redo()}
-        return {"events": [public_event(session.rules, event) for event in session.act(action)]}
+        return {"events": [session.public_event(event) for event in session.act(action)]}
     except Refusal as refusal:  # the rules said no, or the card would not take the move (`NotSaved`)
         return {"refused": str(refusal)}
 

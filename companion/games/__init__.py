@@ -1,8 +1,8 @@
 """The registry of games, found by name.
 
-Adding a game is one module here with a ``RULES`` object that follows
-`companion.game.Rules`, and one line in `_MODULES`. Modules are imported on
-first use, so start-up pays only for the game being played.
+Each game is a package here (see `companion.engine` for its modules) and one
+line in `_PACKAGES`. Packages are imported on first use, so start-up pays
+only for the game being played.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from companion.game import Rules
+from companion.engine import Game, LegacyGame
 
-_MODULES: dict[str, str] = {
-    # name (as typed in `companion play NAME`) -> module holding RULES
+_PACKAGES: dict[str, str] = {
+    # name (as typed in `companion play NAME`) -> its package
     "quintet": "companion.games.quintet",
     "quin": "companion.games.quin",
     "quark": "companion.games.quark",
@@ -21,26 +21,41 @@ _MODULES: dict[str, str] = {
     "quinque": "companion.games.quinque",
 }
 
-_extra: dict[str, Rules[Any]] = {}
+_loaded: dict[str, Any] = {}
+_extra: dict[str, Any] = {}
 
 
 def names() -> list[str]:
     """Every game's name, in the order the home screen lists them."""
-    return [*_MODULES, *_extra]
+    return [*_PACKAGES, *_extra]
 
 
-def rules_for(name: str) -> Rules[Any]:
-    """The rules of game `name`; `LookupError` with a helpful sentence if unknown."""
+def game(name: str) -> Game:
+    """The registry entry of game `name`; `LookupError` with a helpful sentence if unknown."""
     if name in _extra:
-        return _extra[name]
-    if name not in _MODULES:
+        return _extra[name]  # type: ignore[no-any-return]
+    if name not in _PACKAGES:
         raise LookupError(f"There is no game called {name!r}; the games are: {', '.join(names())}.")
-    return importlib.import_module(_MODULES[name]).RULES  # type: ignore[no-any-return]
+    if name not in _loaded:
+        module = importlib.import_module(_PACKAGES[name])
+        found: Any = Game.from_package(module) if hasattr(module, "FACTS") else LegacyGame(module.RULES)
+        _loaded[name] = found
+    return _loaded[name]  # type: ignore[no-any-return]
 
 
-def register(rules: Rules[Any]) -> None:
-    """Add a game defined outside this package (tests, house games)."""
-    _extra[rules.name] = rules
+rules_for = game  # the old name, until every caller says `game`
+
+
+def register(entry: Any) -> Game:
+    """Add a game defined outside this package (tests, house games): a `Game`, a package, or its name."""
+    if isinstance(entry, Game | LegacyGame):
+        found: Any = entry
+    elif hasattr(entry, "FACTS") or isinstance(entry, str):
+        found = Game.from_package(entry)
+    else:
+        found = LegacyGame(entry)
+    _extra[found.name] = found
+    return found  # type: ignore[no-any-return]
 
 
 def unregister(name: str) -> None:

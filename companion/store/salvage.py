@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.game import Reason
+from companion.game import ABANDONED
 from companion.store.files import (
     StoreRefused,
     backups,
@@ -153,7 +153,7 @@ class Survey:
 
 def _abandoned(game: tuple[Any, ...]) -> bool:
     try:
-        return bool(game[6]) and json.loads(game[6]).get("reason") == Reason.ABANDONED.value
+        return bool(game[6]) and json.loads(game[6]).get("reason") == ABANDONED
     except (ValueError, AttributeError):
         return False
 

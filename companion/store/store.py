@@ -12,7 +12,7 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
-from companion.game import Outcome, Reason, Refusal
+from companion.game import ABANDONED, Outcome, Refusal
 from companion.store.files import (
     StoreRefused,
     Weather,
@@ -310,7 +310,7 @@ class Store:
         """Close a game without a result, so it is no longer offered for resume."""
         with self._transaction() as db:
             game = self._game_for_update(db, game_id)
-            outcome = Outcome((), Reason.ABANDONED).to_json()
+            outcome = Outcome((), ABANDONED).to_json()
             update_game(db, game, outcome=outcome, finished_at=now, version=game[9] + 1)
 
     def _game_for_update(self, db: sqlite3.Connection, game_id: int) -> tuple[Any, ...]:
@@ -442,7 +442,7 @@ class Store:
             lambda: [
                 g
                 for g in self._games("WHERE finished_at IS NOT NULL ORDER BY finished_at DESC, id DESC")
-                if (g.outcome or {}).get("reason") != Reason.ABANDONED.value
+                if (g.outcome or {}).get("reason") != ABANDONED
             ][:limit]
         )
         return found or []

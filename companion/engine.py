@@ -1,0 +1,363 @@
+"""The engine: what every game shares, run over a game's package.
+
+A game package ``companion/games/<name>/`` has the same modules for the same
+roles, and `Game.from_package` assembles them into the registry entry:
+
+- ``__init__.py``: ``FACTS = Facts(...)``: its name, title, seat range and
+  whether the table chooses who starts.
+- ``rules.py``: ``ACTIONS`` and ``EVENTS`` (its vocabulary, as classes);
+  ``setup(options, settings) -> state``; ``decide(state, action, dice) ->
+  list[Event]`` (raises `RuleError`); ``evolve(state, event) -> state``
+  (raises `UnknownEvent` on an event it does not make); ``outcome(state)``;
+  ``current_player(state)``; ``legal_actions(state, player)``: the actions
+  that player may take now, where they can be listed (an action with a number
+  the table types in is asked with `Game.refusal` instead).
+- ``views.py``: ``public_view(state)``, ``private_view(state, player)`` and
+  ``public_event(event) -> dict`` (required: a game without secrets says so
+  with ``public_event = everything_public``), and the sentences a table reads.
+- ``settings.py``: ``read(raw) -> settings``: its ``[games.<name>]`` table
+  parsed and checked (`SetupError` with one sentence), defaults filled in.
+- ``display.py`` (only a game with private views): what a small player
+  display shows, and which display keys become which actions.
+
+The engine itself checks the seats and names, refuses every action once the
+game is over, refuses an action out of turn (`Action.whose_turn`), and
+handles `ChooseFirst` for a game whose table chooses who starts, until play
+has begun.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Protocol, cast
+
+from companion import codec
+from companion.dice import Dice, RandomDice
+from companion.game import (
+    Action,
+    ChooseFirst,
+    Event,
+    FirstPlayerChosen,
+    Options,
+    Outcome,
+    Refusal,
+    RuleError,
+    SetupError,
+    UnknownEvent,
+    View,
+    require,
+)
+
+Json = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What a game declares about itself; the engine acts on them."""
+
+    name: str  # registry key and command-line word, e.g. "quantum-link"
+    title: str  # what the table calls it, e.g. "Quantum Link"
+    min_players: int
+    max_players: int
+    chooses_first: bool = False  # the table says who starts (a race, the last loser, agreement)
+
+
+class RulesModule(Protocol):
+    """What a game's ``rules.py`` provides."""
+
+    ACTIONS: tuple[type[Action], ...]
+    EVENTS: tuple[type[Event], ...]
+
+    def setup(self, options: Options, settings: Any, /) -> Any: ...
+    def decide(self, state: Any, action: Any, dice: Dice, /) -> Sequence[Event]: ...
+    def evolve(self, state: Any, event: Any, /) -> Any: ...
+    def outcome(self, state: Any, /) -> Outcome | None: ...
+    def current_player(self, state: Any, /) -> str | None: ...
+    def legal_actions(self, state: Any, player: str, /) -> Sequence[Action]: ...
+
+
+class ViewsModule(Protocol):
+    """What a game's ``views.py`` provides."""
+
+    def public_view(self, state: Any, /) -> View: ...
+    def private_view(self, state: Any, player: str, /) -> View: ...
+    def public_event(self, event: Any, /) -> dict[str, Any]: ...
+
+
+class SettingsModule(Protocol):
+    """What a game's ``settings.py`` provides."""
+
+    def read(self, raw: Mapping[str, Any], /) -> Any: ...
+
+
+def everything_public(event: Event) -> dict[str, Any]:
+    """`public_event` for a game with no secrets: every event is shown as it is."""
+    return codec.to_json(event)
+
+
+class Game:
+    """One game's registry entry: its facts and modules, with the checks every game shares."""
+
+    def __init__(
+        self,
+        facts: Facts,
+        rules: RulesModule,
+        views: ViewsModule,
+        settings: SettingsModule,
+        display: Any = None,
+    ) -> None:
+        self.facts = facts
+        self.rules = rules
+        self.views = views
+        self.settings = settings
+        self.display = display  # the game's ``display`` module, or None: it has nothing private to show
+        vocabulary = [*rules.ACTIONS, *([ChooseFirst] if facts.chooses_first else [])]
+        self._actions: dict[str, type[Action]] = _by_type(facts.title, vocabulary)
+        self._events: dict[str, type[Event]] = _by_type(facts.title, [*rules.EVENTS, FirstPlayerChosen])
+
+    @classmethod
+    def from_package(cls, package: str | ModuleType) -> Game:
+        """The entry for the game package `package` (``"companion.games.quinque"`` or the module)."""
+        root = importlib.import_module(package) if isinstance(package, str) else package
+        base = root.__name__
+
+        def part(name: str, required: bool = True) -> Any:
+            try:
+                return importlib.import_module(f"{base}.{name}")
+            except ModuleNotFoundError as missing:
+                if required or missing.name != f"{base}.{name}":
+                    raise
+                return None
+
+        return cls(root.FACTS, part("rules"), part("views"), part("settings"), part("display", required=False))
+
+    # -- facts ---------------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        return self.facts.name
+
+    @property
+    def title(self) -> str:
+        return self.facts.title
+
+    @property
+    def min_players(self) -> int:
+        return self.facts.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.facts.max_players
+
+    @property
+    def chooses_first(self) -> bool:
+        return self.facts.chooses_first
+
+    @property
+    def action_types(self) -> tuple[str, ...]:
+        """Every action word this game takes, for help texts and refusals."""
+        return tuple(self._actions)
+
+    # -- starting --------------------------------------------------------------------------
+
+    def read_settings(self, raw: Mapping[str, Any]) -> Any:
+        """The game's settings from its config table; `SetupError` with one sentence."""
+        return self.settings.read(raw or {})
+
+    def setup(self, options: Options) -> Any:
+        """The starting state; `SetupError` for seats, names or settings the game cannot use."""
+        count = len(options.players)
+        if not self.min_players <= count <= self.max_players:
+            seats = (
+                f"exactly {self.min_players}"
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
+            )
+            raise SetupError(f"{self.title} is for {seats} players; {count} are seated.")
+        names = [p.name.strip() for p in options.players]
+        if any(not n for n in names):
+            raise SetupError("Every player needs a name.")
+        if len(set(names)) != len(names):
+            raise SetupError("Two players have the same name; give each a different one.")
+        return self.rules.setup(options, self.read_settings(options.settings))
+
+    # -- playing ---------------------------------------------------------------------------
+
+    def decide(self, state: Any, action: Action, dice: Dice, *, begun: bool = False) -> Sequence[Event]:
+        """The events `action` causes; `RuleError` with a sentence if it is not allowed. Changes nothing.
+
+        `begun` says whether play has begun (the session knows from its log).
+        """
+        if self.rules.outcome(state) is not None:
+            raise RuleError("The game is over; start a new one to play again.")
+        if type(action).type not in self._actions or self._actions[type(action).type] is not type(action):
+            raise RuleError(f"{self.title} has no action {type(action).type!r}.")
+        if isinstance(action, ChooseFirst):
+            require(not begun, "Who starts can be chosen only before play begins.")
+            return [FirstPlayerChosen(action.player, action.chosen_by, action.how)]
+        if type(action).whose_turn:
+            turn = self.rules.current_player(state)
+            player = getattr(action, "player", None)
+            require(turn is None or player == turn, f"It is {turn}'s turn, not {player}'s.")
+        return self.rules.decide(state, action, dice)
+
+    def evolve(self, state: Any, event: Event) -> Any:
+        """The state after `event`; `UnknownEvent` if this game never makes it."""
+        if self._events.get(type(event).type) is not type(event):
+            raise UnknownEvent(self.title, event)
+        return self.rules.evolve(state, event)
+
+    def refusal(self, state: Any, action: Action, *, begun: bool = False) -> str | None:
+        """Why `action` would be refused now, or None if it would be taken. Rolls no real dice."""
+        try:
+            self.decide(state, action, RandomDice.seeded(0), begun=begun)
+        except Refusal as refused:
+            return str(refused)
+        return None
+
+    def legal_actions(self, state: Any, player: str) -> Sequence[Action]:
+        """What `player` may do now, where the choices can be listed."""
+        if self.rules.outcome(state) is not None:
+            return []
+        return self.rules.legal_actions(state, player)
+
+    def outcome(self, state: Any) -> Outcome | None:
+        return self.rules.outcome(state)
+
+    def current_player(self, state: Any) -> str | None:
+        return self.rules.current_player(state)
+
+    # -- seeing -----------------------------------------------------------------------------
+
+    def public_view(self, state: Any) -> View:
+        return self.views.public_view(state)
+
+    def private_view(self, state: Any, player: str) -> View:
+        return self.views.private_view(state, player)
+
+    def public_event(self, event: Event) -> dict[str, Any]:
+        """`event` as everyone may read it (a headless log, a history screen): secrets stripped."""
+        return self.views.public_event(event)
+
+    # -- the edges: JSON in and out -----------------------------------------------------------
+
+    def parse_action(self, data: Json, players: Sequence[str]) -> Action:
+        """A typed action from its JSON object; `RuleError` naming what is wrong."""
+        kind = data.get("type") if isinstance(data, Mapping) else None
+        if not isinstance(kind, str):
+            raise RuleError('Every action needs a "type", for example {"type": "pass"}.')
+        cls = self._actions.get(kind)
+        if cls is None:
+            words = ", ".join(f'"{k}"' for k in self._actions)
+            raise RuleError(f'{self.title} has no action "{kind}"; the actions are {words}.')
+        return codec.from_json(cls, data, seats=players, title=self.title)
+
+    def event_from_json(self, data: Json) -> Event:
+        """A stored event back as its class; `ValueError` if this game never made such an event."""
+        cls = self._events.get(str(data.get("type")))
+        if cls is None:
+            raise ValueError(f"{self.title} has no event {data.get('type')!r}.")
+        try:
+            return codec.from_json(cls, data, title=self.title)
+        except RuleError as wrong:
+            raise ValueError(str(wrong)) from None
+
+    @staticmethod
+    def to_json(message: Action | Event) -> dict[str, Any]:
+        return codec.to_json(message)
+
+
+def _by_type(title: str, classes: Sequence[type[Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for cls in classes:
+        if not cls.type or cls.type in found:
+            raise TypeError(f"{title}: {cls.__name__} needs a type word of its own (have {cls.type!r}).")
+        found[cls.type] = cls
+    return found
+
+
+class LegacyGame:
+    """An old-shape rules object (dict actions and events) behind the engine's interface.
+
+    Transitional: removed once every game is a package.
+    """
+
+    display: Any = None
+
+    def __init__(self, rules: Any) -> None:
+        self.rules = rules
+        self.name: str = rules.name
+        self.title: str = rules.title
+        self.min_players: int = rules.min_players
+        self.max_players: int = rules.max_players
+        self.chooses_first: bool = getattr(rules, "chooses_first", True)
+        self.views = rules
+
+    def setup(self, options: Options) -> Any:
+        Game.setup(cast(Game, _Seats(self)), options)  # the same seat and name checks
+        return self.rules.setup(options)
+
+    def read_settings(self, raw: Mapping[str, Any]) -> Any:
+        return raw
+
+    def decide(self, state: Any, action: Any, dice: Dice, *, begun: bool = False) -> Sequence[Any]:
+        return cast(Sequence[Any], self.rules.decide(state, action, dice))
+
+    def evolve(self, state: Any, event: Any) -> Any:
+        return self.rules.evolve(state, event)
+
+    def refusal(self, state: Any, action: Any, *, begun: bool = False) -> str | None:
+        try:
+            self.decide(state, action, RandomDice.seeded(0), begun=begun)
+        except Refusal as refused:
+            return str(refused)
+        return None
+
+    def legal_actions(self, state: Any, player: str) -> Sequence[Any]:
+        found: Callable[[Any, str], Sequence[Any]] | None = getattr(self.rules, "legal_actions", None)
+        return found(state, player) if found else []
+
+    def outcome(self, state: Any) -> Outcome | None:
+        return cast(Outcome | None, self.rules.outcome(state))
+
+    def current_player(self, state: Any) -> str | None:
+        return cast(str | None, self.rules.current_player(state))
+
+    def public_view(self, state: Any) -> View:
+        return cast(View, self.rules.public_view(state))
+
+    def private_view(self, state: Any, player: str) -> View:
+        return cast(View, self.rules.private_view(state, player))
+
+    def public_event(self, event: Any) -> dict[str, Any]:
+        strip = getattr(self.rules, "public_event", None)
+        return dict(strip(event) if strip is not None else event)
+
+    def parse_action(self, data: Json, players: Sequence[str]) -> Any:
+        if not isinstance(data, Mapping) or not isinstance(data.get("type"), str):
+            raise RuleError('Every action needs a "type", for example {"type": "pass"}.')
+        return dict(data)
+
+    def event_from_json(self, data: Json) -> Any:
+        return dict(data)
+
+    @staticmethod
+    def to_json(message: Any) -> dict[str, Any]:
+        return dict(message) if isinstance(message, Mapping) else codec.to_json(message)
+
+
+class _Seats:
+    def __init__(self, game: LegacyGame) -> None:
+        self.title, self.min_players, self.max_players = game.title, game.min_players, game.max_players
+        self.rules = _NoSetup()
+
+    def read_settings(self, raw: Mapping[str, Any]) -> Any:
+        return raw
+
+
+class _NoSetup:
+    def setup(self, options: Options, settings: Any) -> None:
+        return None
