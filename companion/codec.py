@@ -75,41 +75,90 @@ def plain(value: Any) -> Any:
 
 
 def from_json(
-    cls: type[M], data: Mapping[str, Any], *, seats: Sequence[str] | None = None, title: str = "This game"
+    cls: type[M],
+    data: Mapping[str, Any],
+    *,
+    seats: Sequence[str] | None = None,
+    title: str = "This game",
+    stored: bool = False,
 ) -> M:
     """An instance of `cls` from its JSON object; `RuleError` with one sentence if anything is wrong.
 
     `seats`, when given, are the names every `Seat` field must be one of.
+    `stored` reads what an earlier version of the app wrote: a key it no
+    longer knows (an English sentence events used to carry) is passed over,
+    so that no saved game becomes unreadable.
     """
-    return typing.cast(M, _build(cls, data, seats, title))
+    return typing.cast(M, _build(cls, data, seats, title, stored))
 
 
-def _build(cls: type[Any], data: Mapping[str, Any], seats: Sequence[str] | None, title: str) -> Any:
-    kind = getattr(cls, "type", None)
-    what = f'"{kind}"' if isinstance(kind, str) else cls.__name__
-    hints = _hints(cls)
-    known = {f.metadata.get(_KEY, f.name): f for f in dataclasses.fields(cls)}
-    unknown = [k for k in data if k not in known and not (k == "type" and isinstance(kind, str))]
-    if unknown:
-        fields = ", ".join(f'"{k}"' for k in known) or "none"
-        raise RuleError(f'{title}\'s {what} has no "{unknown[0]}"; its fields are {fields}.')
+def _build(
+    cls: type[Any], data: Mapping[str, Any], seats: Sequence[str] | None, title: str, stored: bool = False
+) -> Any:
+    layout = _layout(cls)
+    if stored and layout.simple:
+        # What this app wrote itself (its row checksum held): plain fields need no second look.
+        return cls(**{f.name: data[f.key] for f in layout.fields if f.key in data})
+    if not stored and not layout.keys.issuperset(data):
+        unknown = next(k for k in data if k not in layout.keys)
+        fields = ", ".join(f'"{f.key}"' for f in layout.fields) or "none"
+        raise RuleError(f'{title}\'s {layout.what} has no "{unknown}"; its fields are {fields}.')
     values: dict[str, Any] = {}
-    for name, f in known.items():
-        if name not in data:
-            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                raise RuleError(f'{title}\'s {what} needs "{name}".')
-            continue
-        values[f.name] = _convert(hints[f.name], data[name], name, seats, title)
+    for f in layout.fields:
+        value = data.get(f.key, _ABSENT)
+        if value is _ABSENT:
+            if f.required:
+                raise RuleError(f'{title}\'s {layout.what} needs "{f.key}".')
+        elif f.simple is not None and type(value) is f.simple:
+            values[f.name] = value  # the common case (a plain str, int or bool), without the general walk
+        else:
+            values[f.name] = _convert(f.hint, value, f.key, seats, title)
     return cls(**values)
 
 
-_hint_cache: dict[type[Any], dict[str, Any]] = {}
+_ABSENT = object()
 
 
-def _hints(cls: type[Any]) -> dict[str, Any]:
-    if cls not in _hint_cache:
-        _hint_cache[cls] = typing.get_type_hints(cls, include_extras=True)
-    return _hint_cache[cls]
+@dataclasses.dataclass(frozen=True)
+class _Field:
+    key: str  # in JSON
+    name: str  # in Python
+    hint: Any
+    required: bool
+    simple: type | None  # str, int or bool when the hint is just that
+
+
+@dataclasses.dataclass(frozen=True)
+class _Layout:
+    what: str  # how a refusal names the class
+    fields: tuple[_Field, ...]
+    keys: frozenset[str]  # every key its JSON may hold
+    simple: bool  # every field is a plain str, int or bool
+
+
+_layouts: dict[type[Any], _Layout] = {}
+
+
+def _layout(cls: type[Any]) -> _Layout:
+    """How to read `cls` from JSON, worked out once per class from its fields and type hints."""
+    found = _layouts.get(cls)
+    if found is None:
+        kind = getattr(cls, "type", None)
+        hints = typing.get_type_hints(cls, include_extras=True)
+        fields = tuple(
+            _Field(
+                f.metadata.get(_KEY, f.name),
+                f.name,
+                hints[f.name],
+                f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING,
+                hints[f.name] if hints[f.name] in (str, int, bool) else None,
+            )
+            for f in dataclasses.fields(cls)
+        )
+        keys = frozenset(f.key for f in fields) | ({"type"} if isinstance(kind, str) else set())
+        what = f'"{kind}"' if isinstance(kind, str) else cls.__name__
+        found = _layouts[cls] = _Layout(what, fields, keys, all(f.simple is not None for f in fields))
+    return found
 
 
 def _convert(hint: Any, value: Any, name: str, seats: Sequence[str] | None, title: str) -> Any:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 TOTALS = tuple(range(2, 13))
 FACES = tuple(range(1, 7))
@@ -28,14 +28,14 @@ class HasEvents(Protocol):
     """A stored move (`companion.store.MoveRecord`, `companion.session.Move`)."""
 
     @property
-    def events(self) -> Sequence[Mapping[str, Any]]: ...
+    def events(self) -> Sequence[object]: ...
 
 
-def rolls_in(events: Iterable[Mapping[str, Any]]) -> list[tuple[int, int]]:
-    """The two-dice rolls recorded in `events`, in order."""
+def rolls_in(events: Iterable[object]) -> list[tuple[int, int]]:
+    """The two-dice rolls recorded in `events` (stored JSON objects or typed events), in order."""
     found = []
     for event in events:
-        dice = event.get("dice") if isinstance(event, Mapping) else None
+        dice = event.get("dice") if isinstance(event, Mapping) else getattr(event, "dice", None)
         if isinstance(dice, (list, tuple)) and len(dice) == 2 and all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
             found.append((int(dice[0]), int(dice[1])))
     return found
@@ -129,7 +129,7 @@ class DiceStats:
         return cls(tuple(totals), tuple(faces))
 
     @classmethod
-    def of_events(cls, events: Iterable[Mapping[str, Any]]) -> DiceStats:
+    def of_events(cls, events: Iterable[object]) -> DiceStats:
         """The statistics of one game's events."""
         return cls.of_rolls(rolls_in(events))
 

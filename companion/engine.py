@@ -29,10 +29,10 @@ has begun.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from companion import codec
 from companion.dice import Dice, RandomDice
@@ -244,8 +244,11 @@ class Game:
 
     # -- the edges: JSON in and out -----------------------------------------------------------
 
-    def parse_action(self, data: Json, players: Sequence[str]) -> Action:
-        """A typed action from its JSON object; `RuleError` naming what is wrong."""
+    def parse_action(self, data: Json, players: Sequence[str], *, stored: bool = False) -> Action:
+        """A typed action from its JSON object; `RuleError` naming what is wrong.
+
+        `stored`: it comes from the games file, perhaps written by an earlier version (see `codec.from_json`).
+        """
         kind = data.get("type") if isinstance(data, Mapping) else None
         if not isinstance(kind, str):
             raise RuleError('Every action needs a "type", for example {"type": "pass"}.')
@@ -253,15 +256,15 @@ class Game:
         if cls is None:
             words = ", ".join(f'"{k}"' for k in self._actions)
             raise RuleError(f'{self.title} has no action "{kind}"; the actions are {words}.')
-        return codec.from_json(cls, data, seats=players, title=self.title)
+        return codec.from_json(cls, data, seats=players, title=self.title, stored=stored)
 
     def event_from_json(self, data: Json) -> Event:
         """A stored event back as its class; `ValueError` if this game never made such an event."""
-        cls = self._events.get(str(data.get("type")))
+        cls = self._events.get(data.get("type"))  # type: ignore[arg-type]
         if cls is None:
             raise ValueError(f"{self.title} has no event {data.get('type')!r}.")
         try:
-            return codec.from_json(cls, data, title=self.title)
+            return codec.from_json(cls, data, title=self.title, stored=True)
         except RuleError as wrong:
             raise ValueError(str(wrong)) from None
 
@@ -277,87 +280,3 @@ def _by_type(title: str, classes: Sequence[type[Any]]) -> dict[str, Any]:
             raise TypeError(f"{title}: {cls.__name__} needs a type word of its own (have {cls.type!r}).")
         found[cls.type] = cls
     return found
-
-
-class LegacyGame:
-    """An old-shape rules object (dict actions and events) behind the engine's interface.
-
-    Transitional: removed once every game is a package.
-    """
-
-    display: Any = None
-
-    def __init__(self, rules: Any) -> None:
-        self.rules = rules
-        self.name: str = rules.name
-        self.title: str = rules.title
-        self.min_players: int = rules.min_players
-        self.max_players: int = rules.max_players
-        self.chooses_first: bool = getattr(rules, "chooses_first", True)
-        self.views = rules
-
-    def setup(self, options: Options) -> Any:
-        Game.setup(cast(Game, _Seats(self)), options)  # the same seat and name checks
-        return self.rules.setup(options)
-
-    def read_settings(self, raw: Mapping[str, Any]) -> Any:
-        return raw
-
-    def decide(self, state: Any, action: Any, dice: Dice, *, begun: bool = False) -> Sequence[Any]:
-        return cast(Sequence[Any], self.rules.decide(state, action, dice))
-
-    def evolve(self, state: Any, event: Any) -> Any:
-        return self.rules.evolve(state, event)
-
-    def refusal(self, state: Any, action: Any, *, begun: bool = False) -> str | None:
-        try:
-            self.decide(state, action, RandomDice.seeded(0), begun=begun)
-        except Refusal as refused:
-            return str(refused)
-        return None
-
-    def legal_actions(self, state: Any, player: str) -> Sequence[Any]:
-        found: Callable[[Any, str], Sequence[Any]] | None = getattr(self.rules, "legal_actions", None)
-        return found(state, player) if found else []
-
-    def outcome(self, state: Any) -> Outcome | None:
-        return cast(Outcome | None, self.rules.outcome(state))
-
-    def current_player(self, state: Any) -> str | None:
-        return cast(str | None, self.rules.current_player(state))
-
-    def public_view(self, state: Any) -> View:
-        return cast(View, self.rules.public_view(state))
-
-    def private_view(self, state: Any, player: str) -> View:
-        return cast(View, self.rules.private_view(state, player))
-
-    def public_event(self, event: Any) -> dict[str, Any]:
-        strip = getattr(self.rules, "public_event", None)
-        return dict(strip(event) if strip is not None else event)
-
-    def parse_action(self, data: Json, players: Sequence[str]) -> Any:
-        if not isinstance(data, Mapping) or not isinstance(data.get("type"), str):
-            raise RuleError('Every action needs a "type", for example {"type": "pass"}.')
-        return dict(data)
-
-    def event_from_json(self, data: Json) -> Any:
-        return dict(data)
-
-    @staticmethod
-    def to_json(message: Any) -> dict[str, Any]:
-        return dict(message) if isinstance(message, Mapping) else codec.to_json(message)
-
-
-class _Seats:
-    def __init__(self, game: LegacyGame) -> None:
-        self.title, self.min_players, self.max_players = game.title, game.min_players, game.max_players
-        self.rules = _NoSetup()
-
-    def read_settings(self, raw: Mapping[str, Any]) -> Any:
-        return raw
-
-
-class _NoSetup:
-    def setup(self, options: Options, settings: Any) -> None:
-        return None

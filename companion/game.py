@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Literal
 
 View = dict[str, Any]
@@ -52,14 +51,14 @@ class UnknownEvent(TypeError):
         super().__init__(f"{game} does not know the event {event!r}.")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Message:
     """What actions and events share: a ``type`` word that names them in JSON."""
 
     type: ClassVar[str] = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Action(Message):
     """A player's request, e.g. ``Capture(by="Ann", of="Bo")``.
 
@@ -70,7 +69,7 @@ class Action(Message):
     whose_turn: ClassVar[bool] = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event(Message):
     """An accepted fact, e.g. ``Rolled(player="Ann", dice=(5, 5))``.
 
@@ -86,7 +85,7 @@ class Event(Message):
 HowChosen = Literal["race", "loser", "table"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ChooseFirst(Action):
     """The table says who starts: after a race on the buttons, the last game's loser, or by agreement."""
 
@@ -96,7 +95,7 @@ class ChooseFirst(Action):
     how: HowChosen
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FirstPlayerChosen(Event):
     """Who starts; a game that lets the table choose handles it in `evolve`."""
 
@@ -174,43 +173,3 @@ def require(condition: bool, sentence: str) -> None:
     """Raise `RuleError(sentence)` unless `condition` holds: keeps `decide` readable."""
     if not condition:
         raise RuleError(sentence)
-
-
-# -- transitional: the games not yet moved to the package shape use these ------------
-
-
-class Reason(StrEnum):
-    """Why a game ended (old shape; each game now owns its reasons as strings)."""
-
-    LAST_STANDING = "last player standing"
-    CAPTURED_LIGHT = "captured the rival's Light"
-    LIGHT_ON_FIRST_SIGHT = "brought their Light to First Sight"
-    FIVE_IN_A_ROW = "five in a row"
-    SCORE = "highest score"
-    TIE = "tie"
-    ABANDONED = "abandoned"
-
-
-HOW_FIRST_IS_CHOSEN = ("race", "loser", "table")
-
-
-def first_player_chosen(action: Mapping[str, Any], players: tuple[str, ...] | list[str]) -> dict[str, Any]:
-    """The event for a ``choose_first`` action, every field checked (old shape)."""
-    names = ", ".join(players)
-    for name_key in ("player", "chosen_by"):
-        name = action.get(name_key)
-        require(isinstance(name, str) and name in players, f'"{name_key}" must name a player at the table ({names}).')
-    how = action.get("how")
-    require(
-        isinstance(how, str) and how in HOW_FIRST_IS_CHOSEN,
-        f'"how" must be "race", "loser" or "table"; it is {how!r}.',
-    )
-    return {"type": "first_player_chosen", "player": action["player"], "chosen_by": action["chosen_by"], "how": how}
-
-
-def action_type(action: Mapping[str, Any]) -> str:
-    """The action's ``type``, or a `RuleError` a script writer understands."""
-    kind = action.get("type") if isinstance(action, Mapping) else None
-    if not isinstance(kind, str):
-        raise RuleError('Every action needs a "type", for example {"type": "pass"}.')
-    return kind

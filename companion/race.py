@@ -42,6 +42,21 @@ class RaceError(ValueError):
     """A step the race cannot take now. ``str(error)`` is a sentence for the table."""
 
 
+class News(Enum):
+    """The latest thing to tell the table about a race (`Race.news`); `Race.notice` says it in words."""
+
+    NONE = "none"
+    FALSE_START = "false start"  # `news_about` started too early once: once more and they lose
+    OUT = "out"  # `news_about` started too early twice and is out; the others race on
+    STOPPED = "stopped"  # Stop was tapped before the race was decided
+    RESULT = "result"  # the race is decided: see `Race.result`
+
+    @property
+    def is_false_start(self) -> bool:
+        """A racer jumped the gun (once, or a second time and is out)."""
+        return self in (News.FALSE_START, News.OUT)
+
+
 class Phase(Enum):
     ARMED = "armed"  # waiting for Start; buttons may be tested freely
     COUNTDOWN = "countdown"  # 3, 2, 1: any press is a false start
@@ -93,7 +108,8 @@ class Race:
     false_starts: tuple[Press, ...] = ()  # every false start in this race
     out: tuple[str, ...] = ()  # racers who lost the race by starting too early twice
     result: Result | None = None
-    notice: str = ""  # the latest thing to tell the table ("False start by Bo! ...")
+    news: News = News.NONE  # the latest thing to tell the table; `notice` is its sentence
+    news_about: str | None = None  # the racer the news is about (a false start), if any
     # The attempt as it stood before its false start was charged: a press stamped
     # earlier than the charged one, reported later, is charged instead.
     before_charge: Race | None = field(default=None, repr=False, compare=False)
@@ -140,6 +156,20 @@ class Race:
         """The random wait before GO of the current attempt (None before the first start)."""
         return self.delays[-1] if self.delays else None
 
+    @property
+    def notice(self) -> str:
+        """`news` as a sentence for the table ("False start by Bo! ..."); empty when there is none."""
+        racer = self.news_about
+        if self.news is News.FALSE_START:
+            return f"False start by {racer}! Once more and {racer} loses the race."
+        if self.news is News.OUT:
+            return f"{racer} started too early twice and is out of this race."
+        if self.news is News.STOPPED:
+            return "Race stopped."
+        if self.news is News.RESULT and self.result is not None:
+            return self.result.sentence
+        return ""
+
     def false_starts_by(self, racer: str) -> int:
         return sum(1 for p in self.false_starts if p.racer == racer)
 
@@ -168,7 +198,8 @@ class Race:
             go_at=None,
             delays=(*self.delays, delay),
             presses=(),
-            notice="",
+            news=News.NONE,
+            news_about=None,
             before_charge=None,
         )
 
@@ -213,7 +244,14 @@ class Race:
         if self.phase is Phase.DONE:
             return self
         return replace(
-            self, phase=Phase.ARMED, count=0, go_at=None, presses=(), notice="Race stopped.", before_charge=None
+            self,
+            phase=Phase.ARMED,
+            count=0,
+            go_at=None,
+            presses=(),
+            news=News.STOPPED,
+            news_about=None,
+            before_charge=None,
         )
 
     # -- inside ----------------------------------------------------------------------------
@@ -228,18 +266,19 @@ class Race:
             go_at=None,
             presses=(),
             false_starts=charged,
+            news_about=racer,
             before_charge=self,
         )
         if times < 2:
-            return replace(base, notice=f"False start by {racer}! Once more and {racer} loses the race.")
+            return replace(base, news=News.FALSE_START)
         out = (*self.out, racer)
         remaining = tuple(r for r in self.racers if r not in out)
         if len(remaining) == 1:
             winner = remaining[0]
             sentence = f"{racer} started too early twice and loses the race: {winner} wins."
             result = Result(winner, tuple((r, None) for r in self.racers), "false starts", sentence)
-            return replace(base, phase=Phase.DONE, out=out, result=result, notice=sentence)
-        return replace(base, out=out, notice=f"{racer} started too early twice and is out of this race.")
+            return replace(base, phase=Phase.DONE, out=out, result=result, news=News.RESULT)
+        return replace(base, out=out, news=News.OUT)
 
     def _maybe_recharge(self, racer: str, at: float) -> Race:
         """A press reported after a false start stopped the attempt, but stamped before it."""
@@ -277,7 +316,7 @@ class Race:
             behind = ", ".join(others + [f"{r} did not press" for r in missing])
             sentence = f"{winner} finished first, {mine} after GO" + (f" (then {behind})." if behind else ".")
             result = Result(winner, times, how, sentence)
-        return replace(self, phase=Phase.DONE, result=result, notice=result.sentence)
+        return replace(self, phase=Phase.DONE, result=result, news=News.RESULT, news_about=None)
 
 
 def format_ms(ms: float) -> str:

@@ -109,9 +109,10 @@ class Session:
             elapsed=record.elapsed,
         )
         state = session._states[0]
+        names = options.names
         for move in store.moves(record.id):
-            events = tuple(game.event_from_json(e) for e in move.events)
-            kept = Move(game.parse_action(move.action, options.names), events, tuple(move.draws))
+            events = tuple([game.event_from_json(e) for e in move.events])
+            kept = Move(game.parse_action(move.action, names, stored=True), events, tuple(move.draws))
             if move.undone:
                 session._redo.append(kept)  # stored in seq order: the next redo is the earliest undone move
                 continue

@@ -1,61 +1,60 @@
 """The registry of games, found by name.
 
-Each game is a package here (see `companion.engine` for its modules) and one
-line in `_PACKAGES`. Packages are imported on first use, so start-up pays
-only for the game being played.
+Each game is a package here (see `companion.engine` for its modules), found
+by looking: a new game needs no line anywhere else. Listing the games reads
+only each package's `Facts`; its rules, views and display are imported on
+first use, so start-up pays only for the game being played.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
-from typing import Any
+import pkgutil
+from types import ModuleType
 
-from companion.engine import Game, LegacyGame
+from companion.engine import Game
 
-_PACKAGES: dict[str, str] = {
-    # name (as typed in `companion play NAME`) -> its package
-    "quintet": "companion.games.quintet",
-    "quin": "companion.games.quin",
-    "quark": "companion.games.quark",
-    "quantum-link": "companion.games.quantum_link",
-    "quinque": "companion.games.quinque",
-}
+FIRST_ON_HOME = ("quintet", "quin", "quark", "quantum-link", "quinque")
+"""The order the home screen lists these games in; any other game found here comes after them."""
 
-_loaded: dict[str, Any] = {}
-_extra: dict[str, Any] = {}
+_loaded: dict[str, Game] = {}
+_extra: dict[str, Game] = {}
+
+
+@functools.cache
+def _packages() -> dict[str, str]:
+    """Every game package in this folder, by game name (each one's ``__init__`` holds only its `Facts`)."""
+    found = {}
+    for module in pkgutil.iter_modules(__path__, f"{__name__}."):
+        if module.ispkg:
+            facts = importlib.import_module(module.name).FACTS
+            found[facts.name] = module.name
+    ordered = [name for name in FIRST_ON_HOME if name in found] + sorted(set(found) - set(FIRST_ON_HOME))
+    return {name: found[name] for name in ordered}
 
 
 def names() -> list[str]:
     """Every game's name, in the order the home screen lists them."""
-    return [*_PACKAGES, *_extra]
+    return [*_packages(), *_extra]
 
 
 def game(name: str) -> Game:
     """The registry entry of game `name`; `LookupError` with a helpful sentence if unknown."""
     if name in _extra:
-        return _extra[name]  # type: ignore[no-any-return]
-    if name not in _PACKAGES:
+        return _extra[name]
+    if name not in _packages():
         raise LookupError(f"There is no game called {name!r}; the games are: {', '.join(names())}.")
     if name not in _loaded:
-        module = importlib.import_module(_PACKAGES[name])
-        found: Any = Game.from_package(module) if hasattr(module, "FACTS") else LegacyGame(module.RULES)
-        _loaded[name] = found
-    return _loaded[name]  # type: ignore[no-any-return]
+        _loaded[name] = Game.from_package(_packages()[name])
+    return _loaded[name]
 
 
-rules_for = game  # the old name, until every caller says `game`
-
-
-def register(entry: Any) -> Game:
-    """Add a game defined outside this package (tests, house games): a `Game`, a package, or its name."""
-    if isinstance(entry, Game | LegacyGame):
-        found: Any = entry
-    elif hasattr(entry, "FACTS") or isinstance(entry, str):
-        found = Game.from_package(entry)
-    else:
-        found = LegacyGame(entry)
+def register(entry: Game | ModuleType | str) -> Game:
+    """Add a game defined outside this package (tests, house games): its `Game`, or its package (or its name)."""
+    found = entry if isinstance(entry, Game) else Game.from_package(entry)
     _extra[found.name] = found
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def unregister(name: str) -> None:

@@ -10,14 +10,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from companion.game import Event
 from companion.games.quin.pieces import (
     ACCELERATED_MOVES,
     ARTIFICIAL_LIGHT,
+    CAPTURE,
     LABELS,
+    LIGHT,
+    LIGHT_TAKES_LIGHT,
     MEMORY_SWAPS,
     MOVES,
     SHADOW,
     counts,
+    flash_sentence,
 )
 
 PieceKey = tuple[str, str]
@@ -85,7 +90,7 @@ class TurnSoFar:
 
     swapped: tuple[str, ...] = ()  # labels of Memories that swapped this turn
     held: tuple[str, ...] = ()  # labels that may not move this turn (a swap's two pieces)
-    steps: tuple[str, ...] = ()  # public sentences, in order
+    steps: tuple[Event, ...] = ()  # what was done, in order (views.py tells each step without its secrets)
     flash: tuple[PieceKey, PieceKey] | None = None  # (attacker, defender) of this turn's flash
 
 
@@ -98,7 +103,21 @@ class LastFlash:
     attacker_identity: str
     defender_identity: str
     result: str
-    sentence: str
+
+    @property
+    def wins(self) -> bool:
+        """The flash took the rival's Light."""
+        return self.defender_identity == LIGHT and self.result in (LIGHT_TAKES_LIGHT, CAPTURE)
+
+    @property
+    def sentence(self) -> str:
+        """The one sentence the table reads, e.g. "Ann's 8 (Peripheral) captures Bo's 2 (Shadow)."."""
+        return flash_sentence(
+            f"{self.attacker[0]}'s {self.attacker[1]} ({self.attacker_identity})",
+            f"{self.defender[0]}'s {self.defender[1]} ({self.defender_identity})",
+            self.result,
+            winner=self.attacker[0] if self.wins else None,
+        )
 
 
 @dataclass(frozen=True)
@@ -107,7 +126,6 @@ class Result:
 
     winner: str
     reason: str  # "captured_light" or "first_sight"
-    detail: str
 
 
 @dataclass(frozen=True)
@@ -123,7 +141,7 @@ class QuinState:
     turn: str | None = None
     turn_number: int = 0  # 1 for the first turn of play
     this_turn: TurnSoFar = field(default_factory=TurnSoFar)
-    last_move: tuple[str, tuple[str, ...]] | None = None  # (player, steps) of the last finished turn
+    last_move: tuple[str, tuple[Event, ...]] | None = None  # (player, steps) of the last finished turn
     flash_back_ban: tuple[PieceKey, PieceKey] | None = None  # (may not attack, this piece) this turn
     last_flash: LastFlash | None = None
     result: Result | None = None
@@ -154,11 +172,6 @@ class QuinState:
         """How many of each identity `player` has, after their Clone."""
         return counts(dict(self.adjustable), self.side(player).clone)
 
-    @property
-    def play_begun(self) -> bool:
-        """True once anyone has done anything in play (who goes first is then settled)."""
-        return self.phase != SETUP and (self.turn_number > 1 or bool(self.this_turn.steps))
-
     def accelerated(self, player: str) -> bool:
         """Both of `player`'s Shadows are gone and the Totem has not brought one back."""
         shadows = [p for p in self.pieces_of(player) if p.identity == SHADOW]
@@ -188,5 +201,5 @@ class QuinState:
         sides = (side, self.sides[1]) if index == 0 else (self.sides[0], side)
         return replace(self, sides=sides)
 
-    def with_step(self, sentence: str) -> QuinState:
-        return replace(self, this_turn=replace(self.this_turn, steps=(*self.this_turn.steps, sentence)))
+    def with_step(self, step: Event) -> QuinState:
+        return replace(self, this_turn=replace(self.this_turn, steps=(*self.this_turn.steps, step)))

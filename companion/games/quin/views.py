@@ -1,19 +1,90 @@
-"""What each audience may see of a Quin game.
+"""What each audience may see of a Quin game, and the sentences the table reads.
 
 `public_view` is built only from public facts: labels, where pieces are,
 identities already revealed, the powers used (by kind, never by which piece),
 the record of moves. `private_view` adds one player's own secrets and nothing
-of the rival's. A test walks random games to hold both to that.
+of the rival's. `public_event` is an event as anyone may read it (a headless
+log, `companion play`): what happened, never what a piece secretly is. A test
+walks random games to hold all three to that.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion.game import Event, View
+from companion import codec
+from companion.game import Event, UnknownEvent, View
 from companion.games.quin.pieces import ACCELERATED_MOVES, ARTIFICIAL_LIGHT, MEMORY, MOVES, TIME
-from companion.games.quin.rules import setup_problems
-from companion.games.quin.state import BOARD, OFF, SETUP, ZERO_G, Piece, PieceKey, QuinState
+from companion.games.quin.rules import (
+    BroughtIn,
+    CloneChosen,
+    FirstSightReached,
+    Flashed,
+    GravityCast,
+    MemorySwapped,
+    Passed,
+    PieceAssigned,
+    PieceMoved,
+    Reflected,
+    Resurrected,
+    TimeUsed,
+    join_labels,
+    outcome,
+    setup_problems,
+)
+from companion.games.quin.state import BOARD, OFF, SETUP, ZERO_G, LastFlash, Piece, PieceKey, QuinState
+
+# -- the sentences ----------------------------------------------------------------------------------
+
+
+def _to(space: str | None) -> str:
+    return f" to {space}" if space else ""
+
+
+def news(state: QuinState, step: Event) -> str:
+    """The sentence the table reads about one step of a turn ("Ann moved 3 to Iris.").
+
+    It names an identity only where the step itself revealed it (a flash, a
+    taken piece coming back, the Light on First Sight), and never which piece
+    used a power a player keeps secret (the Memory in a swap, the Void casting
+    Gravity, the Reflector).
+    """
+    match step:
+        case PieceMoved(player=player, label=label, start=start, to=to):
+            return f"{player} moved {label}{f' from {start}' if start else ''}{_to(to)}."
+        case FirstSightReached(player=player, label=label):
+            return f"{player} moved {label} (Light) to First Sight."
+        case Passed(player=player):
+            return f"{player} passed."
+        case Flashed(player=player):
+            sentence = flash_of(state, step).sentence
+            return f"{player} used a Reflector. {sentence}" if step.reflector else sentence
+        case MemorySwapped(player=player, memory=memory, other=other):
+            return f"{player} made a Memory swap: {join_labels([memory, other])} swapped places."
+        case TimeUsed(player=player, time=time, target=target, to=to):
+            rival = state.rival(player)
+            moved = f"{player}'s {time} (Time) moved {rival}'s {target} back{_to(to)}"
+            return f"{moved}, then went to {rival}'s Zero-G card."
+        case Resurrected(player=player, label=label, to=to):
+            identity = state.piece(player, label).identity  # revealed when it was taken
+            return f"{player} used the Resurrection Totem: {label} ({identity}) is back on {to or 'a Gateway'}."
+        case BroughtIn(player=player, labels=labels, to=to):
+            return f"{player} brought {join_labels(labels)} in{f' on {to}' if to else ''}."
+        case GravityCast(player=player, voids=voids, to=to):
+            return f"{player} cast Void Gravity: {join_labels(voids)} moved{_to(to)}."
+        case Reflected(player=player, piece=piece, to=to):
+            return f"{player} used a Reflector: {piece} moved{_to(to)}."
+    raise UnknownEvent("Quin", step)
+
+
+def flash_of(state: QuinState, flashed: Flashed) -> LastFlash:
+    """The flash an event tells of, as the state keeps the last one (its `sentence` is what the table reads)."""
+    attacker = (flashed.player, flashed.attacker)
+    defender = (state.rival(flashed.player), flashed.defender)
+    return LastFlash(attacker, defender, flashed.attacker_identity, flashed.defender_identity, flashed.result)
+
+
+# -- the public view ------------------------------------------------------------------------------
 
 
 def _public_piece(state: QuinState, piece: Piece) -> dict[str, Any]:
@@ -67,6 +138,7 @@ def public_view(state: QuinState) -> View:
     flash = state.last_flash
     ban = state.flash_back_ban
     result = state.result
+    ended = outcome(state)
     return {
         "game": "quin",
         "phase": state.phase,
@@ -75,9 +147,13 @@ def public_view(state: QuinState) -> View:
         "capture_rule": state.capture_rule,
         "first": state.first,
         "players": players,
-        "this_turn": list(state.this_turn.steps),
+        "this_turn": [news(state, step) for step in state.this_turn.steps],
         "held": list(state.this_turn.held),
-        "last_move": {"player": state.last_move[0], "steps": list(state.last_move[1])} if state.last_move else None,
+        "last_move": (
+            {"player": state.last_move[0], "steps": [news(state, step) for step in state.last_move[1]]}
+            if state.last_move
+            else None
+        ),
         "last_flash": (
             {
                 "sentence": flash.sentence,
@@ -98,8 +174,13 @@ def public_view(state: QuinState) -> View:
             if ban and state.turn == ban[0][0] and all(state.piece(*key).where == BOARD for key in ban)
             else None
         ),
-        "outcome": {"winner": result.winner, "reason": result.reason, "detail": result.detail} if result else None,
+        "outcome": (
+            {"winner": result.winner, "reason": result.reason, "detail": ended.detail} if result and ended else None
+        ),
     }
+
+
+# -- a player's own view ------------------------------------------------------------------------------
 
 
 def _time_status(state: QuinState, player: str) -> str:
@@ -163,20 +244,30 @@ def private_view(state: QuinState, player: str) -> View:
     }
 
 
-# Which fields of an event name a hidden identity, or which piece used a power.
-_SECRET_FIELDS: dict[str, tuple[str, ...]] = {
-    "clone_chosen": ("from", "to"),
-    "piece_assigned": ("identity",),
-    "memory_swapped": ("memory", "with"),
-    "gravity_cast": ("void",),
-    "reflected": ("reflector",),
-}
+# -- events as anyone may read them -------------------------------------------------------------------
 
 
-def public_event(event: Event) -> Event:
-    """`event` as the whole table may read it: what happened, never what a piece secretly is."""
-    hidden = _SECRET_FIELDS.get(str(event.get("type")), ())
-    public = {key: value for key, value in event.items() if key not in hidden}
-    if event.get("type") == "memory_swapped":
-        public["labels"] = sorted([event["memory"], event["with"]])  # which one was the Memory stays secret
+def public_event(event: Event) -> dict[str, Any]:
+    """`event` as the whole table may read it: what happened, never what a piece secretly is.
+
+    Left out: the Clone's faces, an assigned identity, and which piece used a
+    power its owner keeps secret. A Memory swap names its two pieces in
+    ``"labels"`` (which one was the Memory stays secret); a flash sent by a
+    Reflector says ``"reflector": true`` instead of naming it.
+    """
+    public = codec.to_json(event)
+    match event:
+        case CloneChosen():
+            del public["from"], public["to"]
+        case PieceAssigned():
+            del public["identity"]
+        case MemorySwapped():
+            del public["memory"], public["with"]
+            public["labels"] = sorted([event.memory, event.other])
+        case GravityCast():
+            del public["void"]
+        case Reflected():
+            del public["reflector"]
+        case Flashed(reflector=str()):
+            public["reflector"] = True
     return public

@@ -1,0 +1,699 @@
+"""Quark's vocabulary (actions and events) and its rules.
+
+The engine checks the seats and names, refuses everything once the game is
+over, refuses an action out of turn and handles who starts
+(`FirstPlayerChosen`); what is left here is Quark's own: the two actions of a
+turn, what the bank, the decks and a player's cards allow, and the end.
+
+Every action but `CountHand` is the current player's. A hand count is free
+and anyone's: the companion counts cards, but the cards in a hand are what
+the table says they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final, Literal
+
+from companion.codec import key, optional
+from companion.dice import Dice
+from companion.game import (
+    TIE,
+    Action,
+    Event,
+    FirstPlayerChosen,
+    Options,
+    Outcome,
+    RuleError,
+    Seat,
+    UnknownEvent,
+    require,
+)
+from companion.games.quark.scoring import can_build, end_atom_name, score
+from companion.games.quark.settings import QuarkSettings
+from companion.games.quark.state import (
+    ACTIONS_PER_TURN,
+    ANNIHILATION_ENERGY,
+    BARYON_CARDS,
+    ENERGY_TOKENS,
+    HAND_LIMIT,
+    MAX_POINTS,
+    MESON_CARDS,
+    NEIGHBOUR_SHARE,
+    NEUTRON_TOKENS,
+    PAIR,
+    PARTICLE_CARDS,
+    PARTICLE_QUARKS,
+    PARTICLES,
+    PROTON_TOKENS,
+    QUARK_CARDS,
+    RANKS,
+    ROW,
+    SOURCES,
+    START_ENERGY,
+    START_HAND,
+    Counts,
+    Deck,
+    DeckName,
+    EndTrigger,
+    Particle,
+    QuarkState,
+    Rank,
+    Source,
+    neighbours,
+    rank_name,
+)
+
+# -- how a game ends ---------------------------------------------------------------------
+
+HIGHEST_SCORE: Final = "highest score"
+"""The `Outcome.reason` of a game won on points (a tie is `companion.game.TIE`)."""
+
+
+# -- the vocabulary: actions -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Action):
+    """`player` draws a quark card: blind from the deck, or a face-up one from the row."""
+
+    type = "draw"
+    whose_turn = True
+    player: Seat
+    source: Source = key("from", "blind")
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardDraw(Action):
+    """`player` discards one card from the hand, then draws two, each blind or face-up, in this order."""
+
+    type = "discard_draw"
+    whose_turn = True
+    player: Seat
+    sources: tuple[Source, Source] = key("from", ("blind", "blind"))
+
+
+@dataclass(frozen=True, slots=True)
+class Decay(Action):
+    """`player` lays a quark card in front of them for one energy from the bank."""
+
+    type = "decay"
+    whose_turn = True
+    player: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class Annihilate(Action):
+    """`player` discards a quark and anti-quark pair of `rank`; `decayed` of the two come from the decayed cards.
+
+    The rank is read as the player says it: any case, and ``"charm"`` for CHARMED.
+    """
+
+    type = "annihilate"
+    whose_turn = True
+    player: Seat
+    rank: str
+    decayed: int = optional(0)
+
+
+@dataclass(frozen=True)
+class Transform:
+    """Turning one card of a creation into a higher rank (ranks read as the player says them)."""
+
+    source: str = key("from")
+    target: str = key("to")
+
+
+@dataclass(frozen=True, slots=True)
+class Create(Action):
+    """`player` creates `particle` from their quark cards.
+
+    A baryon or meson is a face-up card with `points` printed on it; a proton
+    or neutron is a token from the supply. At most one card may be turned up
+    the ladder first (`transform`), for energy; `decayed` of the cards come
+    from the decayed ones.
+    """
+
+    type = "create"
+    whose_turn = True
+    player: Seat
+    particle: Particle
+    points: int | None = optional()
+    transform: Transform | None = optional()
+    decayed: int = optional(0)
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn(Action):
+    """`player` ends the turn, saying how many cards are in the hand if our count is wrong."""
+
+    type = "end_turn"
+    whose_turn = True
+    player: Seat
+    hand: int | None = optional()
+
+
+@dataclass(frozen=True, slots=True)
+class CountHand(Action):
+    """Anyone, at any time: `player` holds `cards` cards (the table's count is the truth)."""
+
+    type = "count_hand"
+    player: Seat
+    cards: int
+
+
+ACTIONS = (Draw, DiscardDraw, Decay, Annihilate, Create, EndTurn, CountHand)
+
+
+# -- the vocabulary: events --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandCounted(Event):
+    """`player` holds `cards` cards; we had counted `was`."""
+
+    type = "hand_counted"
+    player: str
+    was: int
+    cards: int
+
+
+@dataclass(frozen=True, slots=True)
+class Drew(Event):
+    """`player` drew a quark card from `source`."""
+
+    type = "drew"
+    player: str
+    source: Source = key("from")
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardedAndDrew(Event):
+    """`player` discarded a card from the hand and drew two, from `sources` in order."""
+
+    type = "discarded_and_drew"
+    player: str
+    sources: tuple[Source, Source] = key("from")
+
+
+@dataclass(frozen=True, slots=True)
+class Decayed(Event):
+    """`player` decayed a card and took `energy` (0 once the bank is empty)."""
+
+    type = "decayed"
+    player: str
+    energy: int
+
+
+@dataclass(frozen=True, slots=True)
+class Annihilated(Event):
+    """`player` annihilated a `rank` pair (`decayed` of it from the decayed cards).
+
+    `paid` is what the bank paid each (the player first, then the neighbours);
+    `short` what it could not pay; `drew` whether the player drew a card blind.
+    """
+
+    type = "annihilated"
+    player: str
+    rank: Rank
+    decayed: int
+    paid: Mapping[str, int]
+    short: int
+    drew: bool
+
+
+@dataclass(frozen=True)
+class Transformation:
+    """A card turned from `source` up to `target` for `cost` energy, paid to the bank."""
+
+    source: Rank = key("from")
+    target: Rank = key("to")
+    cost: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Created(Event):
+    """`player` created `particle` (worth `points`, for a baryon or meson card) using `decayed` decayed cards."""
+
+    type = "created"
+    player: str
+    particle: Particle
+    points: int
+    decayed: int
+    transform: Transformation | None
+
+
+@dataclass(frozen=True, slots=True)
+class EndTriggered(Event):
+    """`by` triggered the end: the last card of `deck` was drawn, or they created `atom`, the end atom."""
+
+    type = "end_triggered"
+    by: str
+    cause: Literal["deck", "atom"]
+    deck: DeckName | None = optional()
+    atom: str | None = optional()
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded(Event):
+    """`player` ended the turn holding `hand` cards, `discarded` of them down to the limit; `next_player` plays."""
+
+    type = "turn_ended"
+    player: str
+    hand: int
+    discarded: int
+    next_player: str = key("next")
+
+
+EVENTS = (HandCounted, Drew, DiscardedAndDrew, Decayed, Annihilated, Created, EndTriggered, TurnEnded)
+
+
+# -- setup ---------------------------------------------------------------------------------
+
+
+def setup(options: Options, settings: QuarkSettings) -> QuarkState:
+    """Every player with five cards and two energy; the three decks with their rows of three face up."""
+    names = options.names
+    decks = (
+        Deck("quark", QUARK_CARDS - START_HAND * len(names) - ROW),
+        Deck("baryon", BARYON_CARDS - ROW),
+        Deck("meson", MESON_CARDS - ROW),
+    )
+    return QuarkState(
+        seats=tuple(Counts(n) for n in names),
+        atoms=settings.atoms,
+        decks=decks,
+        bank_energy=ENERGY_TOKENS - START_ENERGY * len(names),
+    )
+
+
+# -- reading an action's words ---------------------------------------------------------------
+
+
+def _rank(value: str, key: str = "rank") -> Rank:
+    word = value.strip().lower()
+    word = "charmed" if word == "charm" else word
+    for rank in RANKS:
+        if rank == word:
+            return rank
+    raise RuleError(f'"{key}" must be one of {", ".join(RANKS)}; it is {value!r}.')
+
+
+def _whole(value: int | None, key: str, low: int, high: int) -> int:
+    if value is None:
+        raise RuleError(f'This action needs "{key}": a whole number from {low} to {high}.')
+    require(low <= value <= high, f'"{key}" must be a whole number from {low} to {high}; it is {value!r}.')
+    return value
+
+
+def plural(count: int, word: str) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def transformation_cost(source: str, target: str) -> int:
+    """Energy to turn a `source` quark into a `target` one: 1 per step up the ladder.
+
+    Raises `RuleError` for an unknown rank or a step that is not upward.
+    """
+    source, target = _rank(source, "transform.from"), _rank(target, "transform.to")
+    steps = RANKS.index(target) - RANKS.index(source)
+    require(
+        steps > 0,
+        f"A quark transforms up the ladder only ({' < '.join(map(rank_name, RANKS))}); "
+        f"{rank_name(source)} to {rank_name(target)} is not a step up.",
+    )
+    return steps
+
+
+# -- deciding ------------------------------------------------------------------------------------
+
+
+def decide(state: QuarkState, action: Action, dice: Dice | None = None) -> list[Event]:
+    """The events `action` causes, or `RuleError` with the reason. Quark rolls no dice."""
+    if not isinstance(action, CountHand | EndTurn):
+        # Counting a hand is free, and ending the turn is what is left once both actions are taken.
+        require(state.actions_left > 0, f"{_seat(state).name} has taken both actions of this turn; end the turn.")
+    match action:
+        case CountHand(player=player, cards=cards):
+            cards = _whole(cards, "cards", 0, QUARK_CARDS)
+            return [HandCounted(player, state.seats[state.seat_of(player)].hand, cards)]
+        case EndTurn():
+            events = _end_turn(state, action)
+        case Draw():
+            events = _draw(state, action)
+        case DiscardDraw():
+            events = _discard_draw(state, action)
+        case Decay():
+            events = _decay(state, action)
+        case Annihilate():
+            events = _annihilate(state, action)
+        case Create():
+            events = _create(state, action)
+        case _:
+            raise RuleError(f"Quark has no action {action.type!r}.")
+    return _with_end(state, events)
+
+
+def preview(state: QuarkState, action: Action) -> list[Event]:
+    """The events `action` would cause now, without taking it: what a screen shows before a player confirms.
+
+    Raises `RuleError` if the rules refuse it; the engine's own checks (whose
+    turn it is, the end of the game) are asked first with `Game.refusal`.
+    """
+    return decide(state, action)
+
+
+def _seat(state: QuarkState) -> Counts:
+    """The current player's counts."""
+    return state.seats[state.current]
+
+
+def _cards(seat: Counts, needed: int, from_decayed: int, what: str) -> None:
+    """Refuse unless `seat` has the cards: `from_decayed` decayed ones, the rest from the hand."""
+    from_hand = needed - from_decayed
+    require(
+        seat.decayed >= from_decayed,
+        f"{seat.name} has {plural(seat.decayed, 'decayed card')} in front of them; "
+        f"{what} names {from_decayed} from there.",
+    )
+    require(
+        seat.hand >= from_hand,
+        f"{seat.name} holds {plural(seat.hand, 'card')} by our count; {what} needs {from_hand} from the hand. "
+        f"If the count is wrong, correct it with the hand count.",
+    )
+
+
+def _check_draws(quark: Deck, sources: Sequence[Source]) -> None:
+    """Refuse draws the quark deck and its row cannot give, one after the other."""
+    for source in sources:
+        if not quark.has(source):
+            if not quark.deck and not quark.row:
+                raise RuleError("The quark deck and its face-up row are both empty: there is nothing to draw.")
+            if source == "blind":
+                raise RuleError("The quark deck is empty; draw a face-up card instead.")
+            raise RuleError("There is no face-up quark card left; draw blind instead.")
+        quark = quark.after_taking(source)
+
+
+def _draw(state: QuarkState, action: Draw) -> list[Event]:
+    _check_draws(state.deck("quark"), [action.source])
+    return [Drew(action.player, action.source)]
+
+
+def _discard_draw(state: QuarkState, action: DiscardDraw) -> list[Event]:
+    require(_seat(state).hand >= 1, f"{action.player} holds no card by our count, so there is nothing to discard.")
+    _check_draws(state.deck("quark"), action.sources)
+    return [DiscardedAndDrew(action.player, action.sources)]
+
+
+def _decay(state: QuarkState, action: Decay) -> list[Event]:
+    require(_seat(state).hand >= 1, f"{action.player} holds no card by our count, so there is nothing to decay.")
+    return [Decayed(action.player, energy=1 if state.bank_energy > 0 else 0)]
+
+
+def _annihilate(state: QuarkState, action: Annihilate) -> list[Event]:
+    player, rank = action.player, _rank(action.rank)
+    from_decayed = _whole(action.decayed, "decayed", 0, PAIR)
+    _cards(_seat(state), PAIR, from_decayed, "annihilating a pair")
+    # The bank pays the player, then the neighbours, and stops at what it has left.
+    wanted = [(player, ANNIHILATION_ENERGY[rank])] + [
+        (n, NEIGHBOUR_SHARE) for n in neighbours(state.names, state.current)
+    ]
+    bank = state.bank_energy
+    paid: dict[str, int] = {}
+    for name, amount in wanted:
+        paid[name] = min(amount, bank)
+        bank -= paid[name]
+    short = sum(amount for _, amount in wanted) - sum(paid.values())
+    return [Annihilated(player, rank, from_decayed, paid, short, drew=state.deck("quark").has("blind"))]
+
+
+def _create(state: QuarkState, action: Create) -> list[Event]:
+    player, particle = action.player, action.particle
+    seat = _seat(state)
+    needed = PARTICLES[particle]
+    from_decayed = _whole(action.decayed, "decayed", 0, needed)
+    if particle in PARTICLE_CARDS:
+        require(state.deck(_deck_of(particle)).row > 0, f"There is no face-up {particle} left to create.")
+        points = _whole(action.points, "points", 0, MAX_POINTS)
+    else:
+        require(action.points is None, f"A {particle} has no points of its own; it counts toward an atom.")
+        supply = state.bank_protons if particle == "proton" else state.bank_neutrons
+        total = PROTON_TOKENS if particle == "proton" else NEUTRON_TOKENS
+        require(supply > 0, f"The {particle} supply is empty: all {total} {particle}s have been created.")
+        points = 0
+    transformation = None
+    if action.transform is not None:
+        source = _rank(action.transform.source, "transform.from")
+        target = _rank(action.transform.target, "transform.to")
+        cost = transformation_cost(source, target)
+        if particle in PARTICLE_QUARKS:
+            quarks = PARTICLE_QUARKS[particle]
+            require(
+                target in quarks,
+                f"A {particle} is made of {', '.join(map(rank_name, quarks))}: "
+                f"a {rank_name(target)} does not belong in it.",
+            )
+        require(
+            seat.energy >= cost,
+            f"{player} has {seat.energy} energy; turning {rank_name(source)} into {rank_name(target)} "
+            f"costs {cost} ({plural(cost, 'step')} up): {cost - seat.energy} more energy needed.",
+        )
+        transformation = Transformation(source, target, cost)
+    _cards(seat, needed, from_decayed, f"a {particle}")
+    return [Created(player, particle, points, from_decayed, transformation)]
+
+
+def _deck_of(particle: Particle) -> DeckName:
+    return "baryon" if particle == "baryon" else "meson"
+
+
+def _end_turn(state: QuarkState, action: EndTurn) -> list[Event]:
+    player, seat = action.player, _seat(state)
+    events: list[Event] = []
+    hand = seat.hand
+    if action.hand is not None:
+        hand = _whole(action.hand, "hand", 0, QUARK_CARDS)
+        if hand != seat.hand:
+            events.append(HandCounted(player, seat.hand, hand))
+    following = state.names[(state.current + 1) % len(state.seats)]
+    events.append(TurnEnded(player, hand, discarded=max(0, hand - HAND_LIMIT), next_player=following))
+    return events
+
+
+def _with_end(state: QuarkState, events: list[Event]) -> list[Event]:
+    """`events`, and the end trigger if they trigger the end of the game.
+
+    The end is triggered by the last card of any deck, or by the current
+    player holding what the end atom needs: its protons, its neutrons and
+    energy for its electrons is creating it (see RULINGS). The atom is checked
+    after each of the player's own actions and at the end of their turn.
+    """
+    if state.end is not None:
+        return events  # a second trigger changes nothing
+    after = state
+    for event in events:
+        after = evolve(after, event)
+    player = _seat(state).name
+    trigger: EndTriggered | None = None
+    emptied = [d.name for d, now in zip(state.decks, after.decks, strict=True) if d.deck > 0 and now.deck == 0]
+    if emptied:
+        trigger = EndTriggered(player, "deck", deck=emptied[0])
+    else:
+        name = end_atom_name(len(state.seats))
+        atom = next((a for a in state.atoms if a.name == name), None)
+        seat = after.seats[state.current]
+        if atom is not None and can_build(atom, seat.protons, seat.neutrons, seat.energy):
+            trigger = EndTriggered(player, "atom", atom=atom.name)
+    if trigger is None:
+        return events
+    if isinstance(events[-1], TurnEnded):
+        # The end takes effect before the turn passes, so play stops at the start player.
+        return [*events[:-1], trigger, events[-1]]
+    return [*events, trigger]
+
+
+# -- what can be done now -------------------------------------------------------------------------
+
+
+def legal_actions(state: QuarkState, player: str) -> list[Action]:
+    """What `player` may do now, each choice spelt out.
+
+    Not listed, because the table types a number in: creating a baryon or a
+    meson (the points printed on the card), ending the turn with another hand count,
+    and counting a hand. Ask the engine's `refusal` about those.
+    """
+    if state.over or player != state.names[state.current]:
+        return []
+    pairs: list[tuple[Source, Source]] = [(a, b) for a in SOURCES for b in SOURCES]
+    candidates: list[Action] = [
+        *(Draw(player, source) for source in SOURCES),
+        *(DiscardDraw(player, pair) for pair in pairs),
+        Decay(player),
+        *(Annihilate(player, rank, decayed) for rank in RANKS for decayed in range(PAIR + 1)),
+        *(
+            Create(player, particle, transform=transform, decayed=decayed)
+            for particle in PARTICLES
+            if particle not in PARTICLE_CARDS
+            for transform in (None, *_transforms(particle))
+            for decayed in range(PARTICLES[particle] + 1)
+        ),
+        EndTurn(player),
+    ]
+    return [action for action in candidates if _allowed(state, action)]
+
+
+def _transforms(particle: Particle) -> list[Transform]:
+    """Every upward turn of one card into a quark that `particle` is made of."""
+    targets = dict.fromkeys(PARTICLE_QUARKS[particle])
+    return [Transform(source, target) for target in targets for source in RANKS[: RANKS.index(target)]]
+
+
+def _allowed(state: QuarkState, action: Action) -> bool:
+    try:
+        decide(state, action)
+    except RuleError:
+        return False
+    return True
+
+
+# -- evolving -------------------------------------------------------------------------------------
+
+
+def evolve(state: QuarkState, event: Event) -> QuarkState:
+    """The state after `event`. Never fails on an event `decide` made; amounts never go below zero."""
+    match event:
+        case FirstPlayerChosen(player=player):
+            first = state.seat_of(player)
+            return replace(state, start=first, current=first)
+        case HandCounted(player=player, cards=cards):
+            return _with_seat(state, state.seat_of(player), hand=max(0, cards))
+        case Drew(source=source):
+            return _take_quark(_acted(state, event), source)
+        case DiscardedAndDrew(sources=sources):
+            state = _use_cards(_acted(state, event), 1, 0)
+            for source in sources:
+                state = _take_quark(state, source)
+            return state
+        case Decayed(energy=energy):
+            state = _acted(state, event)
+            seat = _seat(state)
+            if seat.hand > 0:
+                state = _with_seat(state, state.current, hand=seat.hand - 1, decayed=seat.decayed + 1)
+            return _pay(state, state.current, energy)
+        case Annihilated(decayed=decayed, paid=paid, drew=drew):
+            state = _use_cards(_acted(state, event), PAIR, decayed)
+            for name, amount in paid.items():
+                state = _pay(state, state.seat_of(name), amount)
+            return _take_quark(state, "blind") if drew else state
+        case Created():
+            return _created(_acted(state, event), event)
+        case EndTriggered(by=by, cause=cause, deck=deck, atom=atom):
+            return replace(state, end=EndTrigger(by, cause, deck, atom))
+        case TurnEnded(hand=hand, discarded=discarded):
+            discarded = min(discarded, hand)
+            seat = _seat(state)
+            state = _with_seat(state, state.current, hand=hand - discarded, turns=seat.turns + 1)
+            following = (state.current + 1) % len(state.seats)
+            return replace(
+                state,
+                discard=state.discard + discarded,
+                current=following,
+                actions_left=ACTIONS_PER_TURN,
+                over=state.end is not None and following == state.start,
+                last=event,
+                unrefilled=None,
+            )
+        case _:
+            raise UnknownEvent("Quark", event)
+
+
+def _acted(state: QuarkState, event: Event) -> QuarkState:
+    """One of the turn's two actions is used; `event` is now the news."""
+    return replace(state, actions_left=max(0, state.actions_left - 1), last=event, unrefilled=None)
+
+
+def _with_seat(state: QuarkState, index: int, **changes: Any) -> QuarkState:
+    seats = list(state.seats)
+    seats[index] = replace(seats[index], **changes)
+    return replace(state, seats=tuple(seats))
+
+
+def _take(state: QuarkState, name: DeckName, source: Source) -> QuarkState | None:
+    """The state once a card is taken from deck `name`'s `source`; None if there is none there."""
+    deck = state.deck(name)
+    if not deck.has(source):
+        return None
+    taken = deck.after_taking(source)
+    decks = tuple(taken if d.name == name else d for d in state.decks)
+    return replace(state, decks=decks, unrefilled=name if taken.row < deck.row else state.unrefilled)
+
+
+def _take_quark(state: QuarkState, source: Source) -> QuarkState:
+    """One quark card into the current player's hand from `source`, if there is one."""
+    taken = _take(state, "quark", source)
+    if taken is None:
+        return state
+    return _with_seat(taken, taken.current, hand=_seat(taken).hand + 1)
+
+
+def _pay(state: QuarkState, index: int, amount: int) -> QuarkState:
+    """Move up to `amount` energy from the bank to seat `index` (never below an empty bank)."""
+    amount = max(0, min(amount, state.bank_energy))
+    state = _with_seat(state, index, energy=state.seats[index].energy + amount)
+    return replace(state, bank_energy=state.bank_energy - amount)
+
+
+def _use_cards(state: QuarkState, count: int, from_decayed: int) -> QuarkState:
+    """The current player discards `count` cards, `from_decayed` of them decayed ones (as far as they have them)."""
+    seat = _seat(state)
+    from_decayed = max(0, min(from_decayed, seat.decayed))
+    from_hand = max(0, min(count - from_decayed, seat.hand))
+    state = _with_seat(state, state.current, hand=seat.hand - from_hand, decayed=seat.decayed - from_decayed)
+    return replace(state, discard=state.discard + from_hand + from_decayed)
+
+
+def _created(state: QuarkState, event: Created) -> QuarkState:
+    particle, index = event.particle, state.current
+    state = _use_cards(state, PARTICLES[particle], event.decayed)
+    if event.transform is not None:
+        cost = max(0, min(event.transform.cost, _seat(state).energy))
+        state = _with_seat(state, index, energy=_seat(state).energy - cost)
+        state = replace(state, bank_energy=state.bank_energy + cost)
+    seat = _seat(state)
+    if particle == "proton" and state.bank_protons > 0:
+        return replace(_with_seat(state, index, protons=seat.protons + 1), bank_protons=state.bank_protons - 1)
+    if particle == "neutron" and state.bank_neutrons > 0:
+        return replace(_with_seat(state, index, neutrons=seat.neutrons + 1), bank_neutrons=state.bank_neutrons - 1)
+    if particle in PARTICLE_CARDS:
+        taken = _take(state, _deck_of(particle), "row")
+        if taken is not None:
+            return _with_seat(
+                taken, index, particle_points=seat.particle_points + event.points, particles=seat.particles + 1
+            )
+    return state
+
+
+# -- the end --------------------------------------------------------------------------------------
+
+
+def outcome(state: QuarkState) -> Outcome | None:
+    """Once every player has had the same number of turns after the trigger: the highest score wins."""
+    if not state.over:
+        return None
+    scores = [score(s, state.atoms) for s in state.seats]
+    top = max(s.total for s in scores)
+    best = [s for s in scores if s.total == top]
+    if len(best) > 1:
+        names = " and ".join([", ".join(s.player for s in best[:-1]), best[-1].player])
+        return Outcome((), TIE, f"{names} tie on {top} points.")
+    winner = best[0]
+    built = f" ({winner.atom.name})" if winner.atom else ""
+    return Outcome((winner.player,), HIGHEST_SCORE, f"{winner.player} wins with {top} points{built}.")
+
+
+def current_player(state: QuarkState) -> str | None:
+    """Whose turn it is; None once the game is over."""
+    return None if state.over else state.names[state.current]

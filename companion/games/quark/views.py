@@ -1,0 +1,202 @@
+"""What the table sees of Quark, and the sentences it reads.
+
+Nothing in Quark is secret in the companion (the hands are physical cards):
+a player's private view is the public one, and every event is shown as it is.
+The events carry facts only; the sentences (the notice after an action, the
+end of the game, one event told as a sentence) are made here from them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from companion import codec
+from companion.engine import everything_public
+from companion.game import Event, FirstPlayerChosen, View
+from companion.games.quark import FACTS
+from companion.games.quark.rules import (
+    Annihilated,
+    Created,
+    Decayed,
+    DiscardedAndDrew,
+    Drew,
+    EndTriggered,
+    HandCounted,
+    TurnEnded,
+    outcome,
+    plural,
+)
+from companion.games.quark.scoring import DEFAULT_ATOMS, Atom, Score, end_atom_name, score
+from companion.games.quark.state import (
+    ANNIHILATION_ENERGY,
+    HAND_LIMIT,
+    NEIGHBOUR_SHARE,
+    RANKS,
+    EndTrigger,
+    QuarkState,
+    neighbours,
+    rank_name,
+    turns_left,
+)
+
+public_event = everything_public
+
+
+def public_view(state: QuarkState) -> View:
+    """Everyone's counts and score-if-it-ended-now, the bank, the decks, whose turn, the end and the scores."""
+    scores = [score(s, state.atoms) for s in state.seats]
+    result = outcome(state)
+    return {
+        "game": FACTS.name,
+        "players": [
+            {
+                "name": s.name,
+                "energy": s.energy,
+                "protons": s.protons,
+                "neutrons": s.neutrons,
+                "particle_points": s.particle_points,
+                "particles": s.particles,
+                "hand": s.hand,
+                "decayed": s.decayed,
+                "turns": s.turns,
+                "score_now": sc.total,
+                "atom_now": sc.atom.name if sc.atom else None,
+                "neighbours": list(neighbours(state.names, i)),
+            }
+            for i, (s, sc) in enumerate(zip(state.seats, scores, strict=True))
+        ],
+        "bank": {"energy": state.bank_energy, "protons": state.bank_protons, "neutrons": state.bank_neutrons},
+        "bank_empty": state.bank_energy == 0,
+        "decks": {d.name: {"deck": d.deck, "row": d.row} for d in state.decks},
+        "discard": state.discard,
+        "start_player": state.names[state.start],
+        "current": None if state.over else state.names[state.current],
+        "actions_left": 0 if state.over else state.actions_left,
+        "end_atom": end_atom_name(len(state.seats)),
+        "end": _end(state),
+        "over": state.over,
+        "notice": notice(state),
+        "reminder": reminder(state),
+        "ranks": list(RANKS),
+        "annihilation_energy": dict(ANNIHILATION_ENERGY),
+        "atoms": [codec.plain(a) for a in state.atoms],
+        "scores": [_score(s) for s in scores],
+        "outcome": result.to_json() if result else None,
+    }
+
+
+def private_view(state: QuarkState, player: str) -> View:
+    """The public view, addressed to `player`: Quark keeps no secrets in the companion."""
+    view = public_view(state)
+    view["you"] = player
+    return view
+
+
+def _score(entry: Score) -> dict[str, Any]:
+    return {
+        "player": entry.player,
+        "particle_points": entry.particle_points,
+        "atom": codec.plain(entry.atom) if entry.atom else None,
+        "atom_points": entry.atom_points,
+        "leftover_energy": entry.leftover_energy,
+        "total": entry.total,
+    }
+
+
+def _end(state: QuarkState) -> dict[str, Any] | None:
+    if state.end is None:
+        return None
+    left = turns_left(state)
+    if state.over:
+        then = "Every player has had the same number of turns: the game is over."
+    elif len(left) == 1:
+        then = f"This is the last turn ({left[0]})."
+    else:
+        then = f"{len(left)} turns left: {', '.join(left)}."
+    return {
+        "by": state.end.by,
+        "cause": state.end.cause,
+        "sentence": f"{end_sentence(state.end, state.atoms)}: the end is triggered. {then}",
+        "turns_left": list(left),
+    }
+
+
+def end_sentence(end: EndTrigger | EndTriggered, atoms: Sequence[Atom] = DEFAULT_ATOMS) -> str:
+    """What triggered the end, e.g. ``The last card of the meson deck was drawn``."""
+    atom = next((a for a in atoms if a.name == end.atom), None)
+    if end.cause == "atom" and atom is not None:
+        return (
+            f"{end.by} created {atom.name} ({atom.protons} protons, {atom.neutrons} neutrons, "
+            f"{atom.electrons} energy as electrons)"
+        )
+    if end.cause == "atom":
+        return f"{end.by} created {end.atom}"
+    return f"The last card of the {end.deck} deck was drawn"
+
+
+def reminder(state: QuarkState) -> str:
+    """The hand limit, while the current player holds more than it."""
+    if state.over:
+        return ""
+    seat = state.seats[state.current]
+    if seat.hand <= HAND_LIMIT:
+        return ""
+    return (
+        f"{seat.name} holds {seat.hand} cards: discard {seat.hand - HAND_LIMIT} "
+        f"down to {HAND_LIMIT} at the end of the turn."
+    )
+
+
+def notice(state: QuarkState) -> str:
+    """One sentence about what the last action could not do in full (the bank ran dry, a deck is empty)."""
+    said: list[str] = []
+    match state.last:
+        case Decayed(player=player, energy=0):
+            said.append(f"The energy bank is empty: {player}'s decay releases no energy token.")
+        case Annihilated(player=player, rank=rank, paid=paid, short=short, drew=drew):
+            if short:
+                got = ", ".join(
+                    f"{name} {amount} of {ANNIHILATION_ENERGY[rank] if name == player else NEIGHBOUR_SHARE}"
+                    for name, amount in paid.items()
+                )
+                said.append(f"The energy bank ran dry: payments stopped at what was left ({got}).")
+            if not drew:
+                said.append(f"The quark deck is empty, so {player} draws no card.")
+        case TurnEnded(player=player, hand=hand, discarded=discarded) if discarded:
+            said.append(f"{player} discarded {min(discarded, hand)} down to {HAND_LIMIT}.")
+    if state.unrefilled is not None:
+        said.append(f"The {state.unrefilled} deck is empty, so the face-up row is not refilled.")
+    return " ".join(said)
+
+
+def describe(event: Event, atoms: Sequence[Atom] = DEFAULT_ATOMS) -> str:
+    """One event as a sentence for the table (`atoms`: the table's atom table, for the end atom)."""
+    match event:
+        case Drew(player=who, source=source):
+            return f"{who} draws {'a face-up card' if source == 'row' else 'blind from the quark deck'}."
+        case DiscardedAndDrew(player=who, sources=sources):
+            return f"{who} discards one card and draws two ({' and '.join(sources)})."
+        case Decayed(player=who, energy=energy):
+            return f"{who} decays a quark for {energy} energy."
+        case Annihilated(player=who, rank=rank, paid=paid):
+            gains = ", ".join(f"{name} +{amount}" for name, amount in paid.items())
+            return f"{who} annihilates a {rank_name(rank)} pair: {gains} energy."
+        case Created(player=who, particle=particle, points=points, transform=transform):
+            worth = f" worth {points} points" if particle in ("baryon", "meson") else ""
+            turning = (
+                f", turning {rank_name(transform.source)} into {rank_name(transform.target)} "
+                f"for {transform.cost} energy"
+                if transform
+                else ""
+            )
+            return f"{who} creates a {particle}{worth}{turning}."
+        case TurnEnded(player=who, hand=hand, next_player=following):
+            return f"{who} ends the turn with {plural(hand, 'card')}; {following} is next."
+        case EndTriggered():
+            return f"{end_sentence(event, atoms)}: the end is triggered."
+        case HandCounted(player=who, cards=cards):
+            return f"{who} holds {plural(cards, 'card')}."
+        case FirstPlayerChosen(player=who):
+            return f"{who} starts."
+    return ""

@@ -1,0 +1,451 @@
+"""Quin on a player's own small display: their pieces and powers, and their private setup on four keys.
+
+`pages(view, cols, rows)` lays out a Quin private view: whose turn it is,
+the last flash, the powers left, then one line per piece (label, identity,
+``*`` once the rival has seen it, where it is). While the player's setup is
+unfinished it shows what is left to do instead of the powers.
+
+`menu_for(view, menu)` offers the setup menu (`SetupMenu`) for as long as
+that setup is unfinished: a small menu for four keys (up, down, ok, back).
+`SetupMenu.press(view, key, cols, rows)` gives the next menu and, when the
+player confirms a choice, the action to play (`Clone`, `Assign`, `Unassign`
+or `SetupDone`, for the view's own player). The menu never
+judges a choice: the rules do, and their refusal comes back through
+`SetupMenu.refused(sentence)`, which shows the sentence until ok or back and
+then returns to the list the choice was made in. Everything the menu shows
+comes from the one private view it is given.
+
+The lists (the cursor line starts with ``>``; up and down move it, wrapping):
+
+- main: the Clone, every label with its identity and place, *Finish setup*;
+- clone from / clone to: the face the Clone replaces, then what it becomes;
+- label N: an identity (with how many of that kind have labels already),
+  and *Take back* for a label that has one;
+- place: *Board* (a starting point) or *Zero-G* (the card), with their counts.
+
+Choosing a place sends ``assign`` and moves the cursor to the next label
+without an identity, so pressing ok again and again walks a whole setup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.game import Action, View
+from companion.games.quin.pieces import (
+    ARTIFICIAL_LIGHT,
+    CLONE_FROM,
+    CLONE_TO,
+    KINDS,
+    LIGHT,
+    MEMORY,
+    PERIPHERAL,
+    REFLECTOR,
+    SHADOW,
+    STARTING_POINTS,
+    TIME,
+    VOID,
+    ZERO_G_AT_START,
+)
+from companion.games.quin.rules import Assign, Clone, SetupDone, Unassign
+from companion.games.quin.state import BOARD, CAPTURED, OFF, OVER, REMOVED, SETUP, ZERO_G
+from companion.small_display import (
+    BACK,
+    DOWN,
+    MENU_KEYS,
+    OK,
+    UP,
+    Menu,
+    Page,
+    abbreviate,
+    fit,
+    menu_page,
+    name_value,
+    paginate,
+    text_pages,
+    wrap,
+)
+
+# Short names for narrow screens, longest first where they compete for room.
+_SHORT_KINDS: Mapping[str, tuple[str, ...]] = {
+    ARTIFICIAL_LIGHT: ("Art.Light", "A.Light", "AL"),
+    PERIPHERAL: ("Periph.", "Peri"),
+    REFLECTOR: ("Reflect.", "Refl"),
+    MEMORY: ("Memory", "Mem"),
+    SHADOW: ("Shadow", "Shad"),
+    LIGHT: ("Light",),
+    TIME: ("Time",),
+    VOID: ("Void",),
+}
+_SHORT_PLACES: Mapping[str, tuple[str, ...]] = {
+    BOARD: ("board", "brd"),
+    ZERO_G: ("zero-G", "0-G"),
+    CAPTURED: ("captured", "capt"),
+    REMOVED: ("removed", "gone"),
+    OFF: ("off", "off"),
+}
+
+
+# -- the pages ------------------------------------------------------------------------------
+
+
+def pages(view: View, cols: int, rows: int) -> list[Page]:
+    """A Quin private view on a `cols`×`rows` screen, a header naming the player on every page."""
+    return paginate(str(view.get("player", "")), _body(view, cols), cols, rows)
+
+
+def short_kind(kind: str, room: int) -> str:
+    """A Quin identity in at most `room` characters: whole if it fits, else "Art.Light", "AL"…"""
+    return kind if len(kind) <= room else abbreviate(kind, _SHORT_KINDS, room)
+
+
+def piece_line(piece: Mapping[str, Any], cols: int, width: int = 2) -> str:
+    """One of a player's pieces: label (right-aligned in `width`), identity, ``*`` if seen, where it is."""
+    label = str(piece.get("label", "?")).rjust(width)
+    mark = "*" if piece.get("revealed") else " "  # "*": the rival has seen it
+    where_room = 8 if cols >= width + 20 else 4
+    where = abbreviate(str(piece.get("where", "")), _SHORT_PLACES, where_room)
+    ident_room = max(cols - width - 1 - 1 - where_room - 1, 2)
+    identity = piece.get("identity") or "?"
+    name = abbreviate(str(identity), _SHORT_KINDS, ident_room)
+    return f"{label} {name:<{ident_room}}{mark}{where:>{where_room}}"[:cols]
+
+
+def _body(view: Mapping[str, Any], cols: int) -> list[str]:
+    lines = [_whose_turn(view)]
+    if view.get("phase") == SETUP and isinstance(view.get("setup"), Mapping):
+        # While setting up, what is left to do matters, not the powers.
+        lines.extend(_setup_left(view["setup"], cols))
+    else:
+        flash = view.get("last_flash")
+        if flash:
+            lines.extend(wrap(f"Flash: {flash}", cols, "  "))
+        lines.extend(_powers(view, cols))
+    lines.extend(_pieces_lines(view.get("pieces") or [], cols))
+    return lines
+
+
+def _whose_turn(view: Mapping[str, Any]) -> str:
+    phase, turn = view.get("phase"), view.get("turn")
+    if phase == OVER:
+        return "Game over"
+    if phase == SETUP:
+        return "Setting up"
+    if turn is None:
+        return "Waiting"
+    return "Your turn" if turn == view.get("player") else f"{turn}'s turn"
+
+
+def _powers(view: Mapping[str, Any], cols: int) -> list[str]:
+    lines = []
+    powers = view.get("powers") or {}
+    moves = view.get("artificial_light_moves")
+    if moves is not None:
+        lines.append(name_value("AL moves", str(moves), cols))
+    if powers.get("time") in ("ready", "used"):
+        lines.append(name_value("Time", str(powers["time"]), cols))
+    if powers.get("totem"):
+        lines.append(name_value("Totem", str(powers["totem"]), cols))
+    for label, left in (powers.get("memory_swaps_left") or {}).items():
+        lines.append(name_value(f"Memory {label} swaps", str(left), cols))
+    return lines
+
+
+def _setup_left(setup: Mapping[str, Any], cols: int) -> list[str]:
+    lines = []
+    if setup.get("done"):
+        lines.append("Ready: waiting for")
+        lines.append("the other player")
+    clone, source = setup.get("clone"), setup.get("clone_from")
+    if clone and source:
+        lines.extend(wrap(f"Clone: {source} > {clone}", cols, "  "))
+    elif clone:
+        lines.extend(wrap(f"Clone: {clone}", cols, "  "))
+    else:
+        lines.append("Clone: not chosen")
+    board, zero_g = setup.get("on_board"), setup.get("on_zero_g")
+    if board is not None and zero_g is not None:
+        board, zero_g = f"{board}/{STARTING_POINTS}", f"{zero_g}/{ZERO_G_AT_START}"
+        lines.append(f"Board {board} 0-G {zero_g}" if cols < 22 else f"Board {board}  Zero-G {zero_g}")
+    needed = setup.get("needed") or {}
+    assigned = setup.get("assigned") or {}
+    short = [
+        f"{abbreviate(str(kind), _SHORT_KINDS, 8)} {assigned.get(kind, 0)}/{count}"
+        for kind, count in needed.items()
+        if assigned.get(kind, 0) != count
+    ]
+    if short:
+        lines.extend(wrap("Still: " + ", ".join(short), cols, "  "))
+    for problem in setup.get("problems") or []:
+        lines.extend(wrap(f"- {problem}", cols, "  "))
+    return lines
+
+
+def _pieces_lines(pieces: Sequence[Mapping[str, Any]], cols: int) -> list[str]:
+    if not pieces:
+        return []
+    width = max(len(str(p.get("label", ""))) for p in pieces)
+    return [piece_line(piece, cols, width) for piece in pieces]
+
+
+# -- the setup menu -------------------------------------------------------------------------
+
+
+def in_setup(view: Mapping[str, Any] | None) -> bool:
+    """True while `view` is a private view whose player has their setup still to finish."""
+    if not isinstance(view, Mapping) or view.get("phase") != SETUP:
+        return False
+    setup = view.get("setup")
+    return isinstance(setup, Mapping) and not setup.get("done")
+
+
+def menu_for(view: View, menu: Menu | None) -> SetupMenu | None:
+    """The setup menu while the setup is unfinished (or a refusal is still to be read); else None, the pages."""
+    mine = menu if isinstance(menu, SetupMenu) else None
+    if mine is not None and mine.mode == REFUSED:
+        return mine
+    if in_setup(view):
+        return mine or SetupMenu()
+    return None
+
+
+MAIN = "main"
+CLONE_FROM_LIST = "clone from"
+CLONE_TO_LIST = "clone to"
+KIND = "kind"
+PLACE = "place"
+REFUSED = "refused"
+
+Choice = tuple[str, ...]
+"""What choosing an item means: ``("label", "7")``, ``("kind", "Shadow")``, ``("finish",)``…"""
+Item = tuple[str, Choice]
+
+
+@dataclass(frozen=True)
+class SetupMenu:
+    """Where one player is in the setup menu. Immutable: `press` returns a new one."""
+
+    mode: str = MAIN
+    cursor: int | None = None  # None: the list's natural starting point
+    label: str | None = None  # the label being given an identity (kind, place)
+    taken: str | None = None  # the face the Clone replaces (clone to)
+    kind: str | None = None  # the identity chosen for `label` (place)
+    refusal: str | None = None
+    page: int = 0  # of the refusal
+    retry: SetupMenu | None = None  # after sending: where a refusal returns to; when refused: where ok returns
+
+    # -- keys -------------------------------------------------------------------------------
+
+    def press(
+        self, view: Mapping[str, Any], key: str, cols: int = 20, rows: int = 4
+    ) -> tuple[SetupMenu, Action | None]:
+        """The menu after `key`, and the action to play if the key confirmed one."""
+        if self.mode == REFUSED:
+            if key in OK | BACK:
+                return (self.retry or SetupMenu()), None
+            count = len(text_pages("", REFUSED, self.refusal or "", cols, rows))
+            step = -1 if key in UP else 1 if key in DOWN else 0
+            return replace(self, page=min(max(self.page + step, 0), count - 1)), None
+        if not in_setup(view) or key not in MENU_KEYS:
+            return self, None
+        items = self._items(view, cols - 1)
+        if not items:
+            return self, None
+        cursor = self._cursor(view, items)
+        if key in UP | DOWN:
+            step = -1 if key in UP else 1
+            return replace(self, cursor=(cursor + step) % len(items), retry=None), None
+        if key in BACK:
+            return self._back(view, cols), None
+        return self._choose(view, items, cursor)
+
+    def refused(self, sentence: str) -> SetupMenu:
+        """Show the rules' `sentence`; ok or back then returns to where the refused choice was made."""
+        back_to = self.retry if self.retry is not None else (self if self.mode != REFUSED else SetupMenu())
+        return SetupMenu(REFUSED, refusal=str(sentence), retry=replace(back_to, retry=None))
+
+    # -- drawing ----------------------------------------------------------------------------
+
+    def lines(self, view: Mapping[str, Any], cols: int, rows: int) -> Page:
+        """The screen for `view`: exactly `rows` lines of at most `cols` characters."""
+        player = str(view.get("player", "")) if isinstance(view, Mapping) else ""
+        if self.mode == REFUSED:
+            shown = text_pages(player, "Refused", self.refusal or "", cols, rows)
+            return shown[min(self.page, len(shown) - 1)]
+        if not in_setup(view):
+            return fit([player, "Setup finished."], cols, rows)
+        items = self._items(view, cols - 1)
+        texts = [text for text, _choice in items]
+        return menu_page(player, self._mark(view, cols), texts, self._cursor(view, items), cols, rows)
+
+    def _mark(self, view: Mapping[str, Any], cols: int) -> str:
+        if self.mode == CLONE_FROM_LIST:
+            return "Clone from"
+        if self.mode == CLONE_TO_LIST:
+            return "Clone to"
+        if self.mode == KIND:
+            return f"Label {self.label}"
+        if self.mode == PLACE:
+            return f"{self.label} {short_kind(str(self.kind), max(cols // 2 - 3, 2))}"
+        pieces = _pieces(view)
+        return f"Setup {sum(1 for p in pieces if p.get('identity'))}/{len(pieces)}"
+
+    # -- the lists --------------------------------------------------------------------------
+
+    def _items(self, view: Mapping[str, Any], width: int) -> list[Item]:
+        setup: Mapping[str, Any] = view.get("setup") or {}
+        needed: Mapping[str, Any] = setup.get("needed") or {}
+        assigned: Mapping[str, Any] = setup.get("assigned") or {}
+        if self.mode == CLONE_FROM_LIST:
+            base = _before_clone(setup)
+            return [(short_kind(k, width), ("from", k)) for k in CLONE_FROM if base.get(k, 1)]
+        if self.mode == CLONE_TO_LIST:
+            return [(short_kind(k, width), ("to", k)) for k in CLONE_TO]
+        if self.mode == KIND:
+            current = _piece(view, self.label).get("identity")
+            items: list[Item] = []
+            for kind in KINDS:
+                if needed and not needed.get(kind) and kind != current:
+                    continue  # a kind this table plays without
+                count = f"{assigned.get(kind, 0)}/{needed.get(kind, '?')}"
+                room = max(width - len(count) - 1, 2)
+                items.append((f"{short_kind(kind, room):<{room}} {count}", ("kind", kind)))
+            if current:
+                items.append(("Take back", ("take back",)))
+            return items
+        if self.mode == PLACE:
+            places = (
+                ("Board", f"{setup.get('on_board', '?')}/{STARTING_POINTS}", BOARD),
+                ("Zero-G", f"{setup.get('on_zero_g', '?')}/{ZERO_G_AT_START}", ZERO_G),
+            )
+            return [(f"{name:<{max(width - len(count), 1)}}{count}", ("place", where)) for name, count, where in places]
+        return _main_items(view, width)
+
+    def _cursor(self, view: Mapping[str, Any], items: Sequence[Item]) -> int:
+        if self.cursor is not None:
+            return min(max(self.cursor, 0), max(len(items) - 1, 0))
+        setup: Mapping[str, Any] = view.get("setup") or {}
+        if self.mode == MAIN:
+            return _first_open(view, items) if setup.get("clone") else 0
+        if self.mode == CLONE_FROM_LIST:
+            return _index(items, ("from", str(setup.get("clone_from"))), 0)
+        if self.mode == CLONE_TO_LIST:
+            same = setup.get("clone_from") == self.taken
+            return _index(items, ("to", str(setup.get("clone"))), 0) if same else 0
+        if self.mode == KIND:
+            current = _piece(view, self.label).get("identity")
+            if current:
+                return _index(items, ("kind", str(current)), 0)
+            needed, assigned = setup.get("needed") or {}, setup.get("assigned") or {}
+            # The first kind that still lacks labels, so that ok, ok, ok walks a whole setup.
+            lacking = {k for k, n in needed.items() if isinstance(n, int) and assigned.get(k, 0) < n}
+            return next((i for i, (_t, c) in enumerate(items) if c[0] == "kind" and c[1] in lacking), 0)
+        # A place to start from, not a judgement: the rules still decide.
+        piece = _piece(view, self.label)
+        if self.kind == ARTIFICIAL_LIGHT:
+            where = ZERO_G
+        elif piece.get("identity") and piece.get("where") in (BOARD, ZERO_G):
+            where = str(piece["where"])
+        else:
+            on_board = setup.get("on_board")
+            where = ZERO_G if isinstance(on_board, int) and on_board >= STARTING_POINTS else BOARD
+        return _index(items, ("place", where), 0)
+
+    # -- moving between lists, and sending ------------------------------------------------------
+
+    def _back(self, view: Mapping[str, Any], cols: int) -> SetupMenu:
+        if self.mode == CLONE_FROM_LIST:
+            return SetupMenu(MAIN, cursor=0)
+        if self.mode == CLONE_TO_LIST:
+            back = SetupMenu(CLONE_FROM_LIST)
+            return replace(back, cursor=_index(back._items(view, cols - 1), ("from", str(self.taken)), 0))
+        if self.mode == KIND:
+            return SetupMenu(MAIN, cursor=_index(_main_items(view, cols - 1), ("label", str(self.label)), 0))
+        if self.mode == PLACE:
+            back = SetupMenu(KIND, label=self.label)
+            return replace(back, cursor=_index(back._items(view, cols - 1), ("kind", str(self.kind)), 0))
+        return replace(self, retry=None)  # the main list is the top: back stays there
+
+    def _choose(self, view: Mapping[str, Any], items: Sequence[Item], cursor: int) -> tuple[SetupMenu, Action | None]:
+        player = str(view.get("player", ""))
+        choice = items[cursor][1]
+        here = replace(self, cursor=cursor, retry=None)  # where a refusal brings the player back
+        what = choice[0]
+        if what == "clone":
+            return SetupMenu(CLONE_FROM_LIST), None
+        if what == "label":
+            return SetupMenu(KIND, label=choice[1]), None
+        if what == "from":
+            return SetupMenu(CLONE_TO_LIST, taken=choice[1]), None
+        if what == "kind":
+            return SetupMenu(PLACE, label=self.label, kind=choice[1]), None
+        main = _main_items(view, 0)
+        if what == "to":
+            clone = Clone(player, taken=str(self.taken), made=choice[1])
+            return SetupMenu(MAIN, cursor=_first_open(view, main), retry=here), clone
+        if what == "take back":
+            unassign = Unassign(player, label=str(self.label))
+            return SetupMenu(MAIN, cursor=_index(main, ("label", str(self.label)), 0), retry=here), unassign
+        if what == "place":
+            assign = Assign(player, label=str(self.label), identity=str(self.kind), where=choice[1])
+            return SetupMenu(MAIN, cursor=_first_open(view, main, after=self.label), retry=here), assign
+        return replace(here, retry=here), SetupDone(player)  # finish
+
+
+# -- reading the view ---------------------------------------------------------------------------
+
+
+def _pieces(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    pieces = view.get("pieces")
+    return [p for p in pieces if isinstance(p, Mapping)] if isinstance(pieces, list) else []
+
+
+def _piece(view: Mapping[str, Any], label: str | None) -> Mapping[str, Any]:
+    return next((p for p in _pieces(view) if str(p.get("label")) == label), {})
+
+
+def _before_clone(setup: Mapping[str, Any]) -> dict[str, int]:
+    """The counts of each kind before this player's Clone (the Clone changes one face)."""
+    counts = {k: v for k, v in (setup.get("needed") or {}).items() if isinstance(v, int)}
+    taken, made = setup.get("clone_from"), setup.get("clone")
+    if taken in counts and made in counts:
+        counts[taken] += 1
+        counts[made] -= 1
+    return counts
+
+
+def _main_items(view: Mapping[str, Any], width: int) -> list[Item]:
+    setup: Mapping[str, Any] = view.get("setup") or {}
+    taken, made = setup.get("clone_from"), setup.get("clone")
+    if taken and made:
+        room = max(width - len("Clone: >"), 2)
+        first = short_kind(str(taken), room // 2)
+        clone = f"Clone: {first}>{short_kind(str(made), room - len(first))}"
+    else:
+        clone = "Clone: choose"
+    items: list[Item] = [(clone, ("clone",))]
+    pieces = _pieces(view)
+    label_width = max((len(str(p.get("label", ""))) for p in pieces), default=2)
+    for piece in pieces:
+        shown = {"label": piece.get("label"), "identity": piece.get("identity"), "where": piece.get("where")}
+        items.append((piece_line(shown, max(width, 1), label_width), ("label", str(piece.get("label")))))
+    items.append(("Finish setup", ("finish",)))
+    return items
+
+
+def _index(items: Sequence[Item], choice: Choice, default: int) -> int:
+    return next((i for i, (_text, c) in enumerate(items) if c == choice), default)
+
+
+def _first_open(view: Mapping[str, Any], items: Sequence[Item], *, after: str | None = None) -> int:
+    """The next label without an identity (after `after`, going round), else *Finish setup*."""
+    open_labels = {str(p.get("label")) for p in _pieces(view) if not p.get("identity")} - {str(after)}
+    start = _index(items, ("label", str(after)), 0) if after is not None else 0
+    order = [*range(start + 1, len(items)), *range(0, start + 1)] if after is not None else range(len(items))
+    for i in order:
+        choice = items[i][1]
+        if choice[0] == "label" and choice[1] in open_labels:
+            return i
+    return len(items) - 1

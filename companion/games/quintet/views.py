@@ -1,0 +1,154 @@
+"""What the Quintet table sees and reads: the view of a game, and its news in sentences.
+
+Quintet has no secrets: every player sees what the table sees, and every
+event is shown as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from companion.codec import to_json
+from companion.engine import everything_public
+from companion.game import Event, UnknownEvent, View
+from companion.games.quintet.rules import (
+    PLAY,
+    RULE7,
+    RULE8,
+    AllianceCapture,
+    AlliancesSettled,
+    Capture,
+    Captured,
+    CircleSet,
+    GameWon,
+    OpeningRolled,
+    OpeningWon,
+    PlayerOut,
+    QuintetState,
+    Rolled,
+    RolledOn,
+    SafetyTaken,
+    TurnEnded,
+    due_to_roll,
+    legal_actions,
+)
+
+public_event = everything_public
+
+
+def circle_text(circle: Sequence[str]) -> str:
+    """``Ann → Bo → Cy → Ann``: the capturing circle as a sentence."""
+    return " → ".join([*circle, circle[0]]) if circle else ""
+
+
+def legal_captures(state: QuintetState) -> list[Capture | AllianceCapture]:
+    """The captures the table may record right now: the mover's turn's, or the rule 8 question's."""
+    if state.current is None:
+        return []
+    return [a for a in legal_actions(state, state.current) if isinstance(a, Capture | AllianceCapture)]
+
+
+def public_view(state: QuintetState) -> View:
+    """The whole table: players and tokens, the circle, the dice, and what may be captured."""
+    colours = dict(zip(state.seats, state.colours, strict=True))
+    circle = list(state.circle)
+    in_circle = len(circle) > 1
+    return {
+        "phase": state.phase,
+        "players": [
+            {
+                "name": p,
+                "colour": colours[p],
+                "tokens": n,
+                "out": p in state.out,
+                "prey": state.prey_of(p) if p in state.circle and in_circle else None,
+                "predator": state.predator_of(p) if p in state.circle and in_circle else None,
+            }
+            for p, n in zip(state.seats, state.tokens, strict=True)
+        ],
+        "circle": circle,
+        "arrows": [[p, state.prey_of(p)] for p in circle] if in_circle else [],
+        "circle_text": circle_text(circle),
+        "current": state.current,
+        "first": state.first,
+        "opening": [{"player": r.player, "dice": list(r.dice), "total": r.total} for r in state.opening],
+        "rolled_on": [{"player": r.player, "dice": list(r.dice)} for r in state.rolled_on],
+        "dice": list(state.dice) if state.dice else None,
+        "extra_turn": state.extra_turn,
+        "safety_offer": state.safety_offer,
+        "safety_taken": state.safety_taken,
+        "landings": state.landings,
+        "alliances": [{"by": p.by, "of": p.of, "left": p.left} for p in state.alliances],
+        "captures": [to_json(capture) for capture in legal_captures(state)],
+        "due_to_roll": due_to_roll(state),
+        "out": list(state.out),
+        "winner": state.winner,
+        "turns": state.turns,
+        "rolls": state.rolls,
+    }
+
+
+def private_view(state: QuintetState, player: str) -> View:
+    """The table's view with the player's own name picked out: Quintet keeps no secrets."""
+    view = public_view(state)
+    view["you"] = player
+    return view
+
+
+def news(event: Event | None, state: QuintetState) -> str:
+    """What the table reads after `event` (the last of an action's events), in the `state` it led to.
+
+    With no event yet, how the game opens.
+    """
+    match event:
+        case None:
+            return f"Opening roll: {state.seats[0]} rolls first; the highest total plays first."
+        case OpeningRolled(player=player, dice=(a, b)):
+            follows = f" {state.current} rolls next." if state.current not in (None, player) else ""
+            return f"{player} rolled {a} and {b}: {a + b}.{follows}"
+        case OpeningWon(player=winner, total=total, tied=tied):
+            tie = f" ({', '.join(tied)} also rolled {total}, but later.)" if tied else ""
+            return f"{winner} rolled the highest, {total}, plays first and sets the capturing circle.{tie}"
+        case CircleSet(order=circle):
+            return f"Capturing circle: {circle_text(circle)}. {state.first} rolls on first."
+        case RolledOn(player=player, dice=(a, b)):
+            where = (
+                f"both tokens on space {a}: a barricade" if a == b else f"tokens on spaces {min(a, b)} and {max(a, b)}"
+            )
+            follows = (
+                f"Everyone is on the board: {state.first} rolls."
+                if state.phase == PLAY
+                else f"{state.current} rolls on next."
+            )
+            return f"{player} rolled {a} and {b} and enters {where}. {follows}"
+        case TurnEnded(next_player=nxt, extra=extra):
+            return f"{nxt} takes the extra turn from double fives." if extra else f"{nxt}'s turn."
+        case Rolled(player=player, dice=(a, b), double_fives=double_fives, safety=safety):
+            said = f"{player} rolled {a} and {b}."
+            if double_fives:
+                said += " Double fives: move, then roll again."
+            if safety == 2:
+                said += " Double sixes: both tokens may enter Safety."
+            elif safety == 1:
+                said += " A six: a token may enter the nearest Safety space."
+            return said
+        case SafetyTaken(player=player, tokens=tokens):
+            return f"{player}: {'both tokens enter' if tokens == 2 else 'a token enters'} Safety."
+        case Captured(by=by, of=of, rule=rule, left=left):
+            how = {RULE7: f" ({of} landed on its predator, rule 7)", RULE8: " (an alliance broken, rule 8)"}
+            return f"{by} captured a token of {of}{how.get(rule, '')}; {of} has {left} left."
+        case PlayerOut(player=gone, circle=circle):
+            said = f"{gone} is out. New capturing circle: {circle_text(circle)}."
+            if state.alliances:
+                pairs = " or ".join(f"{p.by} would capture {p.of}" for p in state.alliances)
+                said += f" Does any space hold an old alliance that is now predator and prey ({pairs})?"
+            if state.phase == PLAY and state.dice is None:  # the mover went out: the turn has passed on
+                said += f" {state.current}'s turn."
+            return said
+        case AlliancesSettled():
+            goes_on = "goes on" if state.dice is not None else "rolls"
+            return f"No alliance became a capture. {state.current} {goes_on}."
+        case GameWon(player=winner):
+            return f"{winner} is the last player standing and wins!"
+        case _:
+            raise UnknownEvent("Quintet", event)
