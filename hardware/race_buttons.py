@@ -3,9 +3,10 @@
 Two layers, as gpiozero has them:
 
 - `RaceButtons` owns the devices (one `RaceButton` per player, an `LED` in
-  each button, a shared `Buzzer`) built from a plain pin map with the
-  `pin_factory` it is given. It reports each button's *debounced* presses
-  and releases, each stamped with the time of the first raw edge.
+  each button, a shared `Buzzer`), built from a plain pin map with the
+  `pin_factory` it is given; it is a gpiozero `CompositeDevice` of them. It
+  reports each button's *debounced* presses and releases, each stamped with
+  the time of the first raw edge.
 - `RaceController` runs one race (`companion.race.Race`) on those buttons:
   countdown and GO on the lights and buzzer, presses into the race, and
   every change handed to the UI through the `call_soon` dispatcher it is
@@ -15,17 +16,18 @@ Why the edges are taken from the pin, and debounced here:
 
 - ``Button.when_pressed`` callbacks get no timestamp: by the time one runs,
   "now" is whenever gpiozero's thread got round to it. Two presses 1 ms apart
-  can be reported in either order. `RaceButton` overrides the device's pin
-  handler, which receives ``(ticks, state)`` from the pin factory: the edge
-  time as close to the pin as the factory gives it (the kernel's timestamp
-  of the GPIO interrupt with lgpio; the moment of ``drive_low()`` on a mock pin).
+  can be reported in either order. A `RaceButton` listens on its pin's public
+  ``when_changed``, which the pin factory calls with ``(ticks, state)``: the
+  edge time as close to the pin as the factory gives it (the kernel's
+  timestamp of the GPIO interrupt with lgpio; the moment of ``drive_low()``
+  on a mock pin).
 - lgpio's own debounce reports an edge only once the line has been stable for
   the debounce period and stamps it *then*: the winner's time would be
   falsified by however long their switch chattered. gpiozero's mock pins
-  ignore ``bounce_time`` altogether. So the devices are built with
-  ``bounce_time=None`` and `EdgeFilter` debounces after the fact: the first
-  edge of a press is accepted at once with its own time; edges that follow
-  within the settle time (20 ms) are chatter and ignored.
+  ignore ``bounce`` altogether. So the pins are set to ``bounce = None`` and
+  `EdgeFilter` debounces after the fact: the first edge of a press is
+  accepted at once with its own time; edges that follow within the settle
+  time (20 ms) are chatter and ignored.
 
 The edge clock: ticks are turned into seconds since this object was made
 with the factory's ``ticks_diff``, and GO is stamped with the factory's
@@ -47,7 +49,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gpiozero import LED, Buzzer, DigitalInputDevice, Factory
+from gpiozero import LED, Buzzer, CompositeDevice, Device, Factory, InputDevice
 from gpiozero.pins.mock import MockFactory
 
 from companion.dispatch import Dispatcher
@@ -62,6 +64,7 @@ CLOCK_MISMATCH_S = 1.0
 """An edge stamped further than this from the factory's clock comes from another clock (see `RaceButtons`)."""
 
 EdgeListener = Callable[[int, bool, float], None]  # (button index, pressed, edge time in seconds)
+PinEdge = Callable[[Any, bool], None]  # (the pin factory's ticks, pressed)
 
 
 class EdgeFilter:
@@ -101,28 +104,33 @@ class EdgeFilter:
         return []
 
 
-class RaceButton(DigitalInputDevice):
-    """A push button (pin to ground, internal pull-up) that reports every raw edge with the factory's ticks.
+class RaceButton(InputDevice):
+    """A push button (pin to ground, internal pull-up) that hands on every raw edge with the pin's own ticks.
 
-    gpiozero hands ``(ticks, state)`` to the device's pin handler and then
-    drops the ticks; this keeps them. It is a `DigitalInputDevice` rather than
-    a `Button` because a Button's hold thread takes up to a second to stop
-    while the button is down, and the race has no use for hold events.
+    It listens on the pin's public ``when_changed(ticks, state)``. It is an
+    `InputDevice` rather than a `Button`: a Button's hold thread takes up to a
+    second to stop while the button is down, the race has no use for hold
+    events, and a Button's own edge handler would drop the ticks.
     """
 
-    def __init__(self, pin: Any, *, on_edge: Callable[[Any, bool], None], pin_factory: Factory) -> None:
+    def __init__(self, pin: Any, *, on_edge: PinEdge, pin_factory: Factory) -> None:
+        super().__init__(pin, pull_up=True, pin_factory=pin_factory)
         self._on_edge = on_edge
-        # bounce_time=None: lgpio's debounce would report late; the mock ignores it anyway.
-        super().__init__(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+        try:
+            self.pin.bounce = None  # lgpio's debounce would stamp the edge late; `EdgeFilter` debounces instead
+            self.pin.edges = "both"
+            self.pin.when_changed = self._edge  # gpiozero keeps a weak reference: this device holds the method
+        except Exception:
+            self.close()
+            raise
 
     @property
     def is_pressed(self) -> bool:
         """The line reads pressed right now (no debounce)."""
         return bool(self.is_active)
 
-    def _pin_changed(self, ticks: Any, state: Any) -> None:
-        self._on_edge(ticks, bool(self._state_to_value(state)))
-        super()._pin_changed(ticks, state)
+    def _edge(self, ticks: Any, state: Any) -> None:
+        self._on_edge(ticks, not state)  # pulled up: the line reads low while the button is pressed
 
 
 def _get(pins: Any, key: str, default: Any = None) -> Any:
@@ -131,7 +139,7 @@ def _get(pins: Any, key: str, default: Any = None) -> Any:
     return getattr(pins, key, default)
 
 
-class RaceButtons:
+class RaceButtons(CompositeDevice):
     """The players' race buttons (and the lights in them, and the buzzer).
 
     `pins` is a plain map (or an object with these attributes, such as the
@@ -141,9 +149,19 @@ class RaceButtons:
 
     Button *i* belongs to the *i*-th seated player. LEDs and buzzer are
     optional. Each button connects its pin to ground (internal pull-up).
+
+    A gpiozero `CompositeDevice` of every device it owns (the buttons, then
+    the LEDs, then the buzzer); `buttons`, `leds` and `buzzer` name them by
+    role. `close()` frees every pin; it is safe twice, and a ``with`` block
+    calls it.
     """
 
     def __init__(self, pins: Any, *, pin_factory: Factory, settle_s: float = SETTLE_S) -> None:
+        # First: gpiozero calls `close` from `__del__`, even on an object whose constructor failed.
+        self._lock = threading.Lock()
+        self._closed = False
+        self._listeners: list[EdgeListener] = []
+        self._devices: list[Device] = []  # every device made so far, closed if a later one cannot be
         if pin_factory is None:
             raise ValueError("RaceButtons needs a pin_factory (see hardware.pins.choose).")
         button_pins = list(_get(pins, "buttons") or ())
@@ -152,34 +170,35 @@ class RaceButtons:
         led_pins = list(_get(pins, "leds") or ())
         if led_pins and len(led_pins) != len(button_pins):
             raise ValueError(f"Give one LED pin per button ({len(button_pins)}), not {led_pins!r}.")
-        self.factory = pin_factory
+        self.pin_factory = pin_factory  # edges may arrive before gpiozero's own constructor has run
         self.pins = {"buttons": button_pins, "leds": led_pins, "buzzer": _get(pins, "buzzer")}
-        self._lock = threading.Lock()
-        self._listeners: list[EdgeListener] = []
-        self._closed = False
         self._epoch = pin_factory.ticks()
         self._edge_offset: float | None = None  # edge clock -> factory clock, measured on the first edge
-        self.buttons: list[RaceButton] = []
-        self.leds: list[LED] = []
-        self.buzzer: Buzzer | None = None
         self._filters: list[EdgeFilter] = []
         self._changed: list[bool] = []
         try:
-            for index, pin in enumerate(button_pins):
-                self.buttons.append(RaceButton(pin, on_edge=self._edge_handler(index), pin_factory=pin_factory))
+            self.buttons = tuple(
+                self._made(RaceButton(pin, on_edge=self._edge_handler(index), pin_factory=pin_factory))
+                for index, pin in enumerate(button_pins)
+            )
             with self._lock:  # edges may already be arriving on gpiozero's thread
                 self._filters = [EdgeFilter(settle_s, pressed=b.is_pressed) for b in self.buttons]
                 self._changed = [False] * len(self.buttons)
-            self.leds = [LED(pin, pin_factory=pin_factory) for pin in led_pins]
+            self.leds = tuple(self._made(LED(pin, pin_factory=pin_factory)) for pin in led_pins)
             buzzer = self.pins["buzzer"]
-            self.buzzer = Buzzer(buzzer, pin_factory=pin_factory) if buzzer is not None else None
+            self.buzzer = self._made(Buzzer(buzzer, pin_factory=pin_factory)) if buzzer is not None else None
         except Exception:
             self.close()
             raise
+        super().__init__(*self._devices, pin_factory=pin_factory)
+
+    def _made(self, device: Any) -> Any:
+        self._devices.append(device)
+        return device
 
     # -- edges ------------------------------------------------------------------------
 
-    def _edge_handler(self, index: int) -> Callable[[Any, bool], None]:
+    def _edge_handler(self, index: int) -> PinEdge:
         def on_edge(ticks: Any, pressed: bool) -> None:
             self._edge(index, ticks, pressed)
 
@@ -187,7 +206,7 @@ class RaceButtons:
 
     def _edge(self, index: int, ticks: Any, pressed: bool) -> None:
         """On gpiozero's thread: one raw edge of button `index`."""
-        at = self.factory.ticks_diff(ticks, self._epoch)
+        at = self.pin_factory.ticks_diff(ticks, self._epoch)
         with self._lock:
             if self._closed or index >= len(self._filters):
                 return
@@ -230,7 +249,7 @@ class RaceButtons:
 
     def now(self) -> float:
         """The pin factory's clock, in seconds on the same scale as the edge times."""
-        return float(self.factory.ticks_diff(self.factory.ticks(), self._epoch))
+        return float(self.pin_factory.ticks_diff(self.pin_factory.ticks(), self._epoch))
 
     def poll(self) -> None:
         """Report changes that chatter left pending once the lines have settled (for live display)."""
@@ -248,12 +267,13 @@ class RaceButtons:
 
     @property
     def count(self) -> int:
+        """How many buttons (racers) there are."""
         return len(self.buttons)
 
     @property
     def simulated(self) -> bool:
         """True on gpiozero's mock pins (a laptop, the tests): `simulate` may drive them."""
-        return isinstance(self.factory, MockFactory)
+        return isinstance(self.pin_factory, MockFactory)
 
     def pressed(self) -> tuple[bool, ...]:
         """Each button's debounced state."""
@@ -335,11 +355,12 @@ class RaceButtons:
                 return
             self._closed = True
             self._listeners.clear()
-        for device in [*self.buttons, *self.leds, *([self.buzzer] if self.buzzer else [])]:
+        for device in self._devices:
             try:
                 device.close()
             except Exception as error:  # one stuck device must not keep the others' pins
                 log.warning("closing %r: %s", device, error)
+        super().close()
 
     def __enter__(self) -> RaceButtons:
         return self

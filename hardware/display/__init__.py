@@ -2,7 +2,8 @@
 
 `protocol` is the wire format (shared with the MicroPython firmware),
 `link` is the host side of one port, `hub` binds displays to players and
-shows each one its player's private view, `render` turns a view into lines
-of text, and `emulator` is a desktop stand-in that speaks the same protocol
-over a pseudo-terminal.
+shows each one what its player may see (the text layout is the core's,
+`companion.small_display`, and the game's own display module), and
+`emulator` is a desktop stand-in that speaks the same protocol over a
+pseudo-terminal. Nothing here knows a game.
 """

@@ -3,8 +3,9 @@
 The hub keeps a `PortScanner` on the configured ports. When a display says
 HELLO, its device identity (never its port) decides what it gets:
 
-- an identity paired with a player of the game in progress gets that
-  player's `private_view`, rendered for its screen size;
+- an identity paired with a player of the game in progress gets what that
+  player's own display shows (`view_for(player)`, drawn for its screen size
+  by the game's display module, or plainly: `companion.small_display`);
 - any other display gets a pairing code (and the shared screen asks whose
   display shows it), or a neutral screen: never anything secret.
 
@@ -13,14 +14,15 @@ change reaches every display at once, and a display that comes back (on any
 port) is sent its view as soon as it says HELLO. Unplugging one blocks
 nothing: `status()` tells the shared screen, and the game goes on.
 
-Once the app listens with `on_action`, a display shows its player's Quin
-setup menu (`quin_setup`) instead of the paged view while that player's
-private setup is unfinished: its keys move the menu, a confirmed choice
-reaches the listeners as ``(player, action)``, and the app plays it and hands
-a refusal back with `show_refusal`.
+The hub knows no game. While the game's display module offers a menu for a
+player's view (``Game.display.menu_for``), that player's display shows it:
+its keys are handed to the UI thread, move the menu there, and a confirmed
+choice is played with `session.act`; a refusal is shown on that player's
+display only. Other keys turn the pages, or reach `on_key` listeners.
 
 Threads (the readers, the scanner) reach the UI only through the `call_soon`
-dispatcher given to the hub; its listeners are called through it.
+dispatcher given to the hub (the table's one dispatcher); the session is
+changed only there.
 """
 
 from __future__ import annotations
@@ -32,28 +34,48 @@ import os
 import random
 import tempfile
 import threading
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from companion.dispatch import Dispatcher
-from hardware.display import protocol, quin_setup
+from companion.dispatch import Dispatcher, immediate
+from companion.game import Refusal, View
+from companion.small_display import DOWN, MENU_KEYS, UP, GameDisplay, Menu, Page, neutral, pages_for
+from hardware.display import protocol
 from hardware.display.link import BAUDRATE, DisplayLink, Hello, PortScanner
-from hardware.display.render import neutral, render_view
 
 log = logging.getLogger(__name__)
 
-Renderer = Callable[[Mapping[str, Any] | None, int, int], list[list[str]]]
 
-PREVIOUS_PAGE = frozenset({"up", "prev", "left"})
-NEXT_PAGE = frozenset({"down", "next", "right"})
+class TableGame(Protocol):
+    """What the hub needs of the game being played."""
+
+    @property
+    def display(self) -> GameDisplay | None:
+        """The game's display module, or None: its private views are shown plainly."""
+        ...
 
 
-def call_now(fn: Callable[[], None]) -> None:
-    """The synchronous dispatcher, for tests and scripts: call right away."""
-    fn()
+class TableSession(Protocol):
+    """What the hub needs of the game in progress (a `companion.session.Session` has it all).
+
+    `view_for` is asked from the hub's threads too, so it must only read (the
+    Session's reads an immutable state); `act` is called on the UI thread only.
+    """
+
+    @property
+    def options(self) -> Any: ...  # its ``names``: the seated players
+
+    @property
+    def game(self) -> TableGame: ...
+
+    def view_for(self, player: str) -> View: ...
+
+    def act(self, action: Any) -> object: ...
+
+    def subscribe(self, observer: Callable[[Any], None]) -> Callable[[], None]: ...
 
 
 class DisplayState(StrEnum):
@@ -141,8 +163,8 @@ class _Display:
     page: int = 0
     last_frame: bytes | None = None
     pages: int = 1
-    shown_for: str | None = field(default=None)  # the player whose view it shows, if any
-    menu_view: Mapping[str, Any] | None = None  # the view its setup menu shows, while it shows one
+    shown_for: str | None = None  # the player whose view it shows, if any
+    in_menu: bool = False  # it shows its player's menu: the menu keys go to the menu
 
 
 class DisplayHub:
@@ -152,25 +174,22 @@ class DisplayHub:
         self,
         pairings_path: str | os.PathLike[str],
         *,
-        call_soon: Dispatcher = call_now,
+        call_soon: Dispatcher = immediate,
         ports: Iterable[str] = (),
         scan_interval: float = 0.2,
         baudrate: int = BAUDRATE,
-        render: Renderer = render_view,
         rng: random.Random | None = None,
     ) -> None:
         self.pairings = Pairings(pairings_path)
         self._call_soon = call_soon
-        self._render = render
         self._rng = rng or random.SystemRandom()
         self._lock = threading.RLock()
         self._displays: dict[int, _Display] = {}  # by id(link)
-        self._source: tuple[Any, Any, tuple[str, ...]] | None = None  # rules, state, players
+        self._session: TableSession | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._listeners: list[Callable[[], None]] = []
         self._key_listeners: list[Callable[[str, str], None]] = []
-        self._action_listeners: list[Callable[[str, Mapping[str, Any]], None]] = []
-        self._menus: dict[str, quin_setup.SetupMenu] = {}  # by player
+        self._menus: dict[str, Menu] = {}  # each player's place in their game's menu
         self.scanner = PortScanner(
             ports, on_hello=self._hello, on_key=self._key, on_lost=self._lost, interval=scan_interval, baudrate=baudrate
         )
@@ -195,10 +214,12 @@ class DisplayHub:
 
     # -- the game -------------------------------------------------------------------
 
-    def attach(self, session: Any) -> None:
-        """Show `session`'s private views from now on (any object with `subscribe`, `rules`, `state`, `options`)."""
+    def attach(self, session: TableSession) -> None:
+        """Show `session`'s game on the players' displays from now on, and play their menu choices in it."""
         self.detach()
-        self._on_session(session)
+        with self._lock:
+            self._session = session
+            self._refresh_all()
         self._unsubscribe = session.subscribe(self._on_session)
 
     def detach(self) -> None:
@@ -207,16 +228,15 @@ class DisplayHub:
             self._unsubscribe()
             self._unsubscribe = None
         with self._lock:
-            self._source = None
+            self._session = None
             self._menus.clear()
             self._refresh_all()
         self._notify()
 
-    def _on_session(self, session: Any) -> None:
+    def _on_session(self, _session: object) -> None:
         # Runs in the thread that changed the session (the UI's); never raises into it.
         try:
             with self._lock:
-                self._source = (session.rules, session.state, tuple(session.options.names))
                 self._refresh_all()
         except Exception:
             log.exception("could not update the player displays")
@@ -224,7 +244,7 @@ class DisplayHub:
     @property
     def players(self) -> tuple[str, ...]:
         with self._lock:
-            return self._source[2] if self._source else ()
+            return _names(self._session)
 
     # -- pairing ---------------------------------------------------------------------
 
@@ -267,7 +287,7 @@ class DisplayHub:
         """Each player's display (connected, unplugged or unpaired), then unpaired displays."""
         with self._lock:
             live = {d.hello.identity: d for d in self._displays.values() if d.link.is_open}
-            players = self._source[2] if self._source else tuple(sorted(set(self.pairings.as_dict().values())))
+            players = _names(self._session) or tuple(sorted(set(self.pairings.as_dict().values())))
             out = []
             for player in players:
                 identity = self.pairings.identity_of(player)
@@ -294,37 +314,12 @@ class DisplayHub:
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
     def on_key(self, listener: Callable[[str, str], None]) -> Callable[[], None]:
-        """Call `listener(player, key)` (through the dispatcher) for keys a paired display sends."""
+        """Call `listener(player, key)` (through the dispatcher) for keys a paired display sends.
+
+        Keys that a menu on that display takes, or that turn its pages, stay on the display.
+        """
         self._key_listeners.append(listener)
         return lambda: self._key_listeners.remove(listener) if listener in self._key_listeners else None
-
-    def on_action(self, listener: Callable[[str, Mapping[str, Any]], None]) -> Callable[[], None]:
-        """Call `listener(player, action)` (through the dispatcher) for a choice made on `player`'s own display.
-
-        While someone listens, displays offer Quin's setup menu (without a
-        listener its choices would go nowhere, so they show the plain pages).
-        """
-
-        def listen(on: bool) -> None:
-            with self._lock:
-                if on:
-                    self._action_listeners.append(listener)
-                elif listener in self._action_listeners:
-                    self._action_listeners.remove(listener)
-                self._refresh_all()
-
-        listen(True)
-        return lambda: listen(False)
-
-    def show_refusal(self, player: str, sentence: str) -> None:
-        """Show the rules' `sentence` on `player`'s display only, until they press ok or back."""
-        with self._lock:
-            if player not in self.players:
-                return
-            self._menus[player] = self._menus.get(player, quin_setup.SetupMenu()).refused(sentence)
-            for display in self._displays.values():
-                if display.shown_for == player:
-                    self._refresh(display)
 
     def _notify(self) -> None:
         for listener in list(self._listeners):
@@ -348,32 +343,19 @@ class DisplayHub:
             display = self._displays.get(id(link))
             if display is None:
                 return
-            player = display.shown_for
-            if player is not None and display.menu_view is not None and key in quin_setup.MENU_KEYS:
-                self._menu_key(display, player, key)
+            player, session = display.shown_for, self._session
+            if player is not None and session is not None and display.in_menu and key in MENU_KEYS:
+                # The menu may make an action: that is played on the UI thread, like a tap on the screen.
+                self._call_soon(lambda: self._menu_key(session, player, display, key))
                 return
-            if key in PREVIOUS_PAGE or key in NEXT_PAGE:
-                step = -1 if key in PREVIOUS_PAGE else 1
+            if key in UP or key in DOWN:
+                step = -1 if key in UP else 1
                 display.page = (display.page + step) % max(display.pages, 1)
                 self._refresh(display)
                 return
         if player is not None:
             for listener in list(self._key_listeners):
                 self._call_soon(lambda listener=listener: listener(player, key))
-
-    def _menu_key(self, display: _Display, player: str, key: str) -> None:
-        """A key on a display showing its player's setup menu. Lock held."""
-        assert display.menu_view is not None
-        menu = self._menus.get(player, quin_setup.SetupMenu())
-        menu, action = menu.press(display.menu_view, key, display.hello.cols, display.hello.rows)
-        self._menus[player] = menu
-        if action is not None and action.get("player") != player:
-            log.error("%s's display made an action for %r; dropped", player, action.get("player"))
-        elif action is not None:
-            # Queued before the redraw, so whoever sees the new screen finds the action already on its way.
-            for listener in list(self._action_listeners):
-                self._call_soon(lambda listener=listener: listener(player, action))
-        self._refresh(display)
 
     def _lost(self, link: DisplayLink, error: BaseException | None) -> None:
         with self._lock:
@@ -382,11 +364,62 @@ class DisplayHub:
             log.info("display %s unplugged from %s", display.hello.identity, link.port)
             self._notify()
 
+    # -- menus (on the UI thread) ------------------------------------------------------------
+
+    def _menu_key(self, session: TableSession, player: str, display: _Display, key: str) -> None:
+        """A key on `player`'s display while it showed their menu: move the menu, play what it chose."""
+        shows = session.game.display
+        with self._lock:
+            if self._session is not session or shows is None or player not in _names(session):
+                return  # the game changed while the key was on its way
+            try:
+                view = session.view_for(player)
+                menu = shows.menu_for(view, self._menus.get(player))
+                if menu is None:
+                    action = None  # the menu went away before the key arrived: nothing to choose
+                else:
+                    menu, action = menu.press(view, key, display.hello.cols, display.hello.rows)
+                    self._menus[player] = menu
+            except Exception:
+                log.exception("%s's display menu failed on the key %r", player, key)
+                return
+            if action is None:
+                self._refresh_player(player)
+                return
+        self._play(session, player, action)  # redrawn once the game has changed, or with the refusal
+
+    def _play(self, session: TableSession, player: str, action: Any) -> None:
+        """Play `action`, chosen on `player`'s own display; a refusal is shown on that display only.
+
+        A display acts for its own player only: an action naming anyone else
+        is refused before the rules see it.
+        """
+        if _player_of(action) != player:
+            log.warning("%s's display made an action for %r; refused", player, _player_of(action))
+            self._refuse(player, f"This display is {player}'s: it can only make {player}'s choices.")
+            return
+        try:
+            session.act(action)  # the session tells its observers, this hub among them
+        except Refusal as refusal:
+            self._refuse(player, str(refusal))
+
+    def _refuse(self, player: str, sentence: str) -> None:
+        with self._lock:
+            menu = self._menus.get(player)
+            if menu is not None:
+                self._menus[player] = menu.refused(sentence)
+                self._refresh_player(player)
+
     # -- drawing ------------------------------------------------------------------------
 
     def _refresh_all(self) -> None:
         for display in list(self._displays.values()):
             self._refresh(display)
+
+    def _refresh_player(self, player: str) -> None:
+        for display in list(self._displays.values()):
+            if display.shown_for == player:
+                self._refresh(display)
 
     def _refresh(self, display: _Display) -> None:
         """Send `display` what it may show now (nothing if it shows that already). Lock held."""
@@ -397,38 +430,39 @@ class DisplayHub:
 
     def _frame_for(self, display: _Display) -> bytes:
         hello = display.hello
-        display.menu_view = None
+        display.in_menu = False
         player = self.pairings.player_of(hello.identity)
-        source = self._source
-        if player is not None and (source is None or player in source[2]):
+        session = self._session
+        if player is not None and (session is None or player in _names(session)):
             display.code = None
-            if source is None:
+            if session is None:
                 display.shown_for = None
                 lines = neutral(hello.cols, hello.rows, f"{player}'s display", "Waiting for a game.")
                 return protocol.encode_frame(protocol.SCREEN, protocol.pack_screen(lines))
-            rules, state, _players = source
             try:
-                view = rules.private_view(state, player)
-                menu = self._menus.get(player)
-                if quin_setup.shows_menu(view, menu, setup=bool(self._action_listeners)):
-                    pages = [(menu or quin_setup.SetupMenu()).lines(view, hello.cols, hello.rows)]
-                    display.menu_view = view
-                else:
-                    pages = self._render(view, hello.cols, hello.rows)
+                shown, display.in_menu = self._screens(session, player, hello.cols, hello.rows)
             except Exception:
-                log.exception("could not render %s's view", player)
-                display.menu_view = None
-                pages = [neutral(hello.cols, hello.rows, f"{player}'s display", "Cannot show this view.")]
-            display.pages = len(pages)
-            display.page = min(display.page, len(pages) - 1)
+                log.exception("could not show %s's view", player)
+                shown = [neutral(hello.cols, hello.rows, f"{player}'s display", "Cannot show this view.")]
+            display.pages = len(shown)
+            display.page = min(display.page, len(shown) - 1)
             display.shown_for = player
-            return protocol.encode_frame(protocol.SCREEN, _payload(pages[display.page]))
+            return protocol.encode_frame(protocol.SCREEN, _payload(shown[display.page]))
         # Nobody's (in this game): a pairing code, nothing else.
         display.shown_for = None
         display.page = 0
         if display.code is None:
             display.code = self._new_code()
         return protocol.encode_frame(protocol.PAIR_CODE, protocol.pack_text(display.code))
+
+    def _screens(self, session: TableSession, player: str, cols: int, rows: int) -> tuple[list[Page], bool]:
+        """What `player`'s display shows: their menu (one screen, True), or their view's pages (False)."""
+        view = session.view_for(player)
+        shows = session.game.display
+        menu = shows.menu_for(view, self._menus.get(player)) if shows is not None else None
+        if menu is None:
+            return pages_for(view, cols, rows, shows), False
+        return [menu.lines(view, cols, rows)], True
 
     def _new_code(self) -> str:
         taken = {d.code for d in self._displays.values()}
@@ -438,7 +472,17 @@ class DisplayHub:
                 return code
 
 
-def _payload(lines: list[str]) -> bytes:
+def _names(session: TableSession | None) -> tuple[str, ...]:
+    return tuple(session.options.names) if session is not None else ()
+
+
+def _player_of(action: Any) -> object:
+    """The player an action is for: its ``player`` field (typed or JSON), or None."""
+    return action.get("player") if isinstance(action, Mapping) else getattr(action, "player", None)
+
+
+def _payload(lines: Sequence[str]) -> bytes:
+    lines = list(lines)
     payload = protocol.pack_screen(lines)
     while len(payload) > protocol.MAX_PAYLOAD and lines:
         lines = lines[:-1]  # a screen too big for one frame loses its last rows, never the frame
