@@ -8,8 +8,7 @@ works with arrives in a `Table`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
@@ -19,13 +18,13 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from companion.game import Options, Player, Refusal
 from companion.session import Session
 from ui import systemd_notify
-from ui.screens import load_kv, screen_class
+from ui.kv import THEME_KV, load_kv
+from ui.screens import screen_class
 from ui.screens.base import GameScreen
 from ui.screens.home import HomeScreen
 from ui.table import Table
 
 log = logging.getLogger(__name__)
-_HERE = Path(__file__).parent
 
 
 class CompanionApp(App):
@@ -56,8 +55,7 @@ class CompanionApp(App):
         return False
 
     def build(self) -> ScreenManager:
-        for kv in ("theme.kv", "screens/base.kv", "screens/home.kv"):
-            load_kv(_HERE / kv)
+        load_kv(THEME_KV)  # each screen and widget loads its own rules when first made
         self.screens = ScreenManager(transition=NoTransition())
         self.home = HomeScreen(self)
         self.home.notice = " ".join(self.table.notices)
@@ -83,18 +81,9 @@ class CompanionApp(App):
         notices = self._start_hardware(self.table) if self._start_hardware else []
         self.table.notices.extend(notices)
         self.home.notice = " ".join(self.table.notices)
-        if self.table.displays is not None:
-            # Quin's private setup can be done on each player's own display; its choices come back here.
-            self.table.displays.on_action(self._from_display)
-            if self.session is not None:
-                self.table.displays.attach(self.session)
-
-    def _from_display(self, player: str, action: Mapping[str, Any]) -> None:
-        """A choice made on `player`'s own display (UI thread): play it, or show the refusal on that display."""
-        from hardware.display.quin_setup import act_from_display
-
-        if self.session is not None and self.table.displays is not None:
-            act_from_display(self.session, self.table.displays, player, action)
+        if self.table.displays is not None and self.session is not None:
+            # Each player's display shows their own view, and plays their choices made on it (a game's menu).
+            self.table.displays.attach(self.session)
 
     def on_stop(self) -> None:
         if self.session is not None:

@@ -48,7 +48,8 @@ KV = """
         id: lcd
         text: root.screen_text
         font_name: 'RobotoMono-Regular'
-        font_size: max(8, min(self.width / (root.cols * 0.62), self.height / (root.rows * 1.3)))
+        # RobotoMono's lines are about 1.35 font sizes apart: every row fits inside the padding.
+        font_size: max(8, min((self.width - dp(24)) / (root.cols * 0.62), (self.height - dp(20)) / (root.rows * 1.4)))
         color: lcd_text
         text_size: self.size
         halign: 'left'

@@ -1,49 +1,62 @@
-"""Which screen shows which game, loaded on first use with its own ``.kv``.
+"""Which screen shows which game: found by a naming convention, or registered.
 
-A game's screen is `ui/screens/<module>.py` with one `GameScreen` subclass
-and `ui/screens/<module>.kv` beside it. Each ``.kv`` is loaded explicitly
-(never by a naming coincidence), once, when its screen is first needed.
+The screen of game ``name`` is ``ui/screens/<name with - as _>.py``, which
+says ``SCREEN = <its GameScreen subclass>``, with its ``.kv`` beside it. So a
+new game needs no entry here. A screen that lives elsewhere (a test's, a
+house game's) is added with `register_screen`. Each ``.kv`` is loaded
+explicitly, once, when its screen is first needed.
 """
 
 from __future__ import annotations
 
 import importlib
 from pathlib import Path
+from types import ModuleType
 
-from kivy.lang import Builder
-
+from ui.kv import beside, load_kv
+from ui.presenters import module_name
 from ui.screens.base import GameScreen
 
-SCREENS: dict[str, str] = {
-    "quintet": "ui.screens.quintet:QuintetScreen",
-    "quin": "ui.screens.quin:QuinScreen",
-    "quark": "ui.screens.quark:QuarkScreen",
-    "quantum-link": "ui.screens.quantum_link:QuantumLinkScreen",
-    "quinque": "ui.screens.quinque:QuinqueScreen",
-}
+__all__ = ["GameScreen", "load_kv", "register_screen", "screen_class", "unregister_screen"]
+# `load_kv` lives in `ui.kv`; it is exported here too for screens that still import it from here.
 
-_loaded: set[Path] = set()
+_registered: dict[str, tuple[type[GameScreen], Path | None]] = {}
 
 
-def load_kv(path: Path) -> None:
-    """Load one rules file once (safe to call again)."""
-    if path not in _loaded and path.exists():
-        Builder.load_file(str(path))
-        _loaded.add(path)
+def register_screen(game_name: str, screen_class: type[GameScreen], kv_path: Path | None = None) -> None:
+    """Show game `game_name` with `screen_class` (its rules loaded from `kv_path`, if given)."""
+    if not (isinstance(screen_class, type) and issubclass(screen_class, GameScreen)):
+        raise TypeError(f"A game's screen is a GameScreen subclass, not {screen_class!r}.")
+    _registered[game_name] = (screen_class, kv_path)
+
+
+def unregister_screen(game_name: str) -> None:
+    """Forget a screen added with `register_screen` (the convention applies again)."""
+    _registered.pop(game_name, None)
 
 
 def screen_class(game: str) -> type[GameScreen]:
     """The screen class for `game`, its ``.kv`` loaded; the plain `GameScreen` if it has none."""
-    target = SCREENS.get(game)
-    if target is None:
-        return GameScreen
-    module_name, class_name = target.split(":")
+    if game in _registered:
+        cls, kv_path = _registered[game]
+        if kv_path is not None:
+            load_kv(kv_path)
+        return cls
+    target = f"{__name__}.{module_name(game)}"
     try:
-        module = importlib.import_module(module_name)
+        module = importlib.import_module(target)
     except ModuleNotFoundError as missing:
-        if missing.name != module_name:
+        if missing.name != target:
             raise
         return GameScreen  # the game's own screen has not landed yet
-    load_kv(Path(module.__file__ or "").with_suffix(".kv"))
-    cls: type[GameScreen] = getattr(module, class_name)
+    cls = _screen_in(module)
+    if cls is not GameScreen:
+        load_kv(beside(module.__file__))
     return cls
+
+
+def _screen_in(module: ModuleType) -> type[GameScreen]:
+    declared = getattr(module, "SCREEN", None)
+    if isinstance(declared, type) and issubclass(declared, GameScreen):
+        return declared
+    raise TypeError(f"{module.__name__} must say which class is its screen: SCREEN = <a GameScreen subclass>.")

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
+from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.popup import Popup
@@ -22,18 +23,15 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.game import Action, Refusal, View
+from ui.kv import beside, load_kv
+from ui.presenters import format_clock
+from ui.screens.race import open_race
 
 if TYPE_CHECKING:
     from companion.session import Session
     from ui.table import Table
 
-
-def format_clock(seconds: float) -> str:
-    """``1:02:03`` or ``12:34``."""
-    whole = int(seconds)
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+KV = beside(__file__)
 
 
 class GameScreen(Screen):
@@ -50,6 +48,7 @@ class GameScreen(Screen):
     session: Session = ObjectProperty(None, rebind=True)
 
     def __init__(self, session: Session, table: Table, *, on_home: Callable[[], None], **kwargs: Any) -> None:
+        load_kv(KV)
         self.table = table
         self._on_home = on_home
         super().__init__(name=f"game:{session.rules.name}", **kwargs)
@@ -66,9 +65,7 @@ class GameScreen(Screen):
 
     def build_body(self) -> Widget | None:
         """The game's own content, placed under the top bar. Called once."""
-        from kivy.uix.label import Label
-
-        return Label(text=f"{self.title}: the board for this game is on its way.", font_size="22sp")
+        return Factory.BodyLabel(text=f"{self.title}: the board for this game is on its way.", font_size="22sp")
 
     def render(self, view: View) -> None:
         """Draw the public view. Called after every change (and undo/redo)."""
@@ -145,12 +142,10 @@ class GameScreen(Screen):
     @property
     def can_race(self) -> bool:
         """Who goes first is chosen before the first move, in games that let the table choose."""
-        return self.session.rules.name != "quintet" and not self.session.moves
+        return self.session.game.chooses_first and not self.session.moves
 
     def open_race(self) -> None:
         """The water race (or the previous loser's choice) for who goes first."""
-        from ui.screens.race import open_race
-
         open_race(self)
 
     def toggle_clock(self) -> None:

@@ -1,8 +1,13 @@
-"""The home screen: who is at the table, which game, resume, and the history."""
+"""The home screen: who is at the table, which game, resume, and the history.
+
+The games listed come from the registry through the home presenter
+(`ui.presenters.home`); this screen names no game. It works with the app
+only through `Shell`, so it does not import the app.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -10,36 +15,42 @@ from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import Screen
 
 from companion.game import Options, Player, Refusal, SetupError
-from companion.games import names, rules_for
-from ui.screens.base import format_clock
+from ui.kv import beside, load_kv
+from ui.presenters import home as presenter
+from ui.presenters.home import GameEntry, Variant
+from ui.theme import SEAT_COLOURS, rgba
 
 if TYPE_CHECKING:
-    from ui.app import CompanionApp
+    from ui.table import Table
 
-# A game's variant the table may pick on the home screen: the setting it
-# sets, the words on the toggle for each value, and the value when off.
-VARIANTS: dict[str, tuple[str, dict[object, str]]] = {
-    "quin": ("capture_rule", {"key": "Captures: the Key", "arcade": "Captures: Arcade"}),
-    "quinque": ("advanced", {False: "Moves: basic", True: "Moves: advanced"}),
-}
+KV = beside(__file__)
 
-# Five clearly different colours, one per seat, that read on a dark screen.
-PALETTE = ("#e53935", "#1e88e5", "#43a047", "#fdd835", "#8e24aa")
-MAX_SEATS = 5
-MIN_SEATS = 2
+# Kept for the screens that import them from here; the theme is where they live.
+PALETTE = SEAT_COLOURS
+hex_to_rgba = rgba
+MAX_SEATS = presenter.MAX_SEATS
+MIN_SEATS = presenter.MIN_SEATS
 
 
-def hex_to_rgba(colour: str) -> tuple[float, float, float, float]:
-    value = colour.lstrip("#")
-    r, g, b = (int(value[i : i + 2], 16) / 255 for i in (0, 2, 4))
-    return r, g, b, 1.0
+class Shell(Protocol):
+    """What the home screen needs from the app around it."""
+
+    table: Table
+
+    def last_players(self) -> tuple[Player, ...]: ...
+
+    def start_game(self, game: str, options: Options) -> object: ...
+
+    def resume_game(self) -> object: ...
+
+    def discard_unfinished(self) -> None: ...
 
 
 class PlayerRow(BoxLayout):
     """One seat: a name and a colour (tap the swatch to change it)."""
 
     name = StringProperty("")
-    colour = StringProperty(PALETTE[0])
+    colour = StringProperty(SEAT_COLOURS[0])
     seat = StringProperty("1")
     home = ObjectProperty(None)
 
@@ -53,30 +64,28 @@ class GameChoice(BoxLayout):
     variant_text = StringProperty("")
     home = ObjectProperty(None)
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, entry: GameEntry, **kwargs: Any) -> None:
+        super().__init__(game=entry.game, title=entry.title, seats=entry.seats, **kwargs)
+        self.spec: Variant | None = entry.variant
         self.variant: object = None
-        if self.game in VARIANTS:
-            _setting, words = VARIANTS[self.game]
-            self.variant = next(iter(words))
-            self.variant_text = words[self.variant]
+        if self.spec is not None:
+            self.choose(self.spec.default)
         else:
             self.remove_widget(self.ids.variant_button)
 
     def choose(self, value: object) -> None:
         """Show `value` (e.g. the config file's choice) if it is one of this game's variants."""
-        words = VARIANTS[self.game][1] if self.game in VARIANTS else {}
-        if value in words:
+        if self.spec is not None and self.spec.has(value):
             self.variant = value
-            self.variant_text = words[value]
+            self.variant_text = self.spec.words(value)
 
     def next_variant(self) -> None:
-        values = list(VARIANTS[self.game][1])
-        self.choose(values[(values.index(self.variant) + 1) % len(values)])
+        if self.spec is not None:
+            self.choose(self.spec.after(self.variant))
 
     def settings(self) -> dict[str, object]:
         """The variant chosen here, as the game's setting (nothing for games without one)."""
-        return {VARIANTS[self.game][0]: self.variant} if self.game in VARIANTS else {}
+        return {self.spec.setting: self.variant} if self.spec is not None else {}
 
 
 class HomeScreen(Screen):
@@ -89,21 +98,17 @@ class HomeScreen(Screen):
     history_text = StringProperty("")
     games = ListProperty([])
 
-    def __init__(self, app: CompanionApp, **kwargs: Any) -> None:
+    def __init__(self, app: Shell, **kwargs: Any) -> None:
+        load_kv(KV)
         self.app = app
         super().__init__(name="home", **kwargs)
-        for name in names():
-            try:
-                rules = rules_for(name)
-            except (ImportError, AttributeError):  # a game still on its way: not listed yet
-                continue
-            choice = GameChoice(game=name, title=rules.title, home=self)
-            if name in VARIANTS:
-                choice.choose(self.app.table.config.settings_for(name).get(VARIANTS[name][0]))
-            low, high = rules.min_players, rules.max_players
-            choice.seats = f"{low} players" if low == high else f"{low}–{high} players"
+        for entry in presenter.game_entries():
+            choice = GameChoice(entry, home=self)
+            if entry.variant is not None:
+                choice.choose(self.app.table.config.settings_for(entry.game).get(entry.variant.setting))
             self.ids.games.add_widget(choice)
-        for player in self.app.last_players() or (Player("Player 1", PALETTE[0]), Player("Player 2", PALETTE[1])):
+        defaults = (Player("Player 1", SEAT_COLOURS[0]), Player("Player 2", SEAT_COLOURS[1]))
+        for player in self.app.last_players() or defaults:
             self.add_player(player.name, player.colour)
         self.refresh()
 
@@ -115,11 +120,10 @@ class HomeScreen(Screen):
 
     def add_player(self, name: str = "", colour: str = "") -> None:
         rows = self.rows
-        if len(rows) >= MAX_SEATS:
-            self.notice = f"At most {MAX_SEATS} players fit around the table."
+        if len(rows) >= presenter.MAX_SEATS:
+            self.notice = f"At most {presenter.MAX_SEATS} players fit around the table."
             return
-        taken = {row.colour for row in rows}
-        colour = colour or next(c for c in PALETTE if c not in taken)
+        colour = colour or presenter.free_colour(row.colour for row in rows)
         row = PlayerRow(name=name or f"Player {len(rows) + 1}", colour=colour, home=self)
         self.ids.players.add_widget(row)
         self._renumber()
@@ -129,13 +133,7 @@ class HomeScreen(Screen):
         self._renumber()
 
     def next_colour(self, row: PlayerRow) -> None:
-        taken = {r.colour for r in self.rows if r is not row}
-        start = PALETTE.index(row.colour) if row.colour in PALETTE else -1
-        for step in range(1, len(PALETTE) + 1):
-            candidate = PALETTE[(start + step) % len(PALETTE)]
-            if candidate not in taken:
-                row.colour = candidate
-                return
+        row.colour = presenter.next_colour(row.colour, (r.colour for r in self.rows if r is not row))
 
     def _renumber(self) -> None:
         for seat, row in enumerate(self.rows, start=1):
@@ -164,22 +162,9 @@ class HomeScreen(Screen):
         record = store.unfinished()
         self.has_resume = record is not None
         if record is not None:
-            players = ", ".join(p["name"] for p in record.options.get("players", []))
-            try:
-                title = rules_for(record.game).title
-            except (LookupError, ImportError):
-                title = record.game
-            moves = store.move_count(record.id)
-            self.resume_text = f"{title} with {players}: {moves} moves, {format_clock(record.elapsed)} played"
-        wins = store.win_counts()
-        self.wins_text = "   ".join(f"{name} {count}" for name, count in list(wins.items())[:8]) or "No games yet."
-        lines = []
-        for game in store.finished(limit=30):
-            winners = ", ".join((game.outcome or {}).get("winners", []))
-            players = ", ".join(p["name"] for p in game.options.get("players", []))
-            result = f"won by {winners}" if winners else "a tie"
-            lines.append(f"[b]{_title(game.game)}[/b]  {players}: {result}, {format_clock(game.elapsed)}")
-        self.history_text = "\n".join(lines) or "No finished games yet."
+            self.resume_text = presenter.resume_line(record, store.move_count(record.id))
+        self.wins_text = presenter.wins_line(store.win_counts())
+        self.history_text = presenter.history_text(list(store.finished(limit=30)))
         if store.notice and store.notice not in self.notice:  # damage found (and salvaged) since the start
             self.notice = f"{self.notice} {store.notice}".strip()
 
@@ -191,10 +176,3 @@ class HistoryPopup(Popup):
     """Finished games, newest first: game, players, winner and length."""
 
     text = StringProperty("")
-
-
-def _title(game: str) -> str:
-    try:
-        return rules_for(game).title
-    except (LookupError, ImportError, AttributeError):
-        return game

@@ -1,13 +1,16 @@
 """Quantum Link on the touchscreen: the hex board, two taps per die, covers and scores live.
 
-The screen draws `public_view` and sends actions; every count, cover and
-score comes from the rules. A placement is two taps: the hex, then the face
-from the big picker beside the board.
+Thin over `ui.presenters.quantum_link`: the presenter says what every hex,
+card and button shows and builds the actions a tap sends; this module lays
+the hexes out in pixels, paints them in the theme's colours and wires the
+taps. A placement is two taps: the hex, then the face from the big picker
+beside the board.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 from kivy.app import App
@@ -25,20 +28,22 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from companion.game import View
+from companion.game import Action, View
+from ui import theme
+from ui.presenters import quantum_link as presenter
+from ui.presenters.quantum_link import Cell, HexShown, QuantumLinkShown, Selection
 from ui.screens.base import GameScreen
-from ui.screens.home import hex_to_rgba
 
-Cell = tuple[int, int]
-RGBA = tuple[float, float, float, float]
-
+RGBA = theme.RGBA
 SQRT3 = math.sqrt(3.0)
-EMPTY = (0.20, 0.22, 0.27, 1.0)
-EMPTY_EDGE = (0.32, 0.35, 0.42, 1.0)
-ACCENT = (0.31, 0.76, 0.97, 1.0)
-WARN = (1.0, 0.72, 0.30, 1.0)
-DEAD = (1.0, 0.45, 0.45, 1.0)
-SECOND_COLOUR = "#fdd835"  # used when both players chose the same colour
+
+# A hex's outline: its colour and width, by what the presenter marks it as.
+OUTLINES: dict[str, tuple[RGBA, float]] = {
+    "": (theme.HEX_EDGE, 1.0),
+    "selected": (theme.ACCENT, 3.0),
+    "just covered": (theme.WARN, 3.0),
+    "last": (theme.ACCENT, 2.0),
+}
 
 
 def _shade(colour: RGBA, factor: float) -> RGBA:
@@ -49,7 +54,7 @@ def _shade(colour: RGBA, factor: float) -> RGBA:
 def _ink_on(colour: RGBA) -> RGBA:
     """Black or white, whichever reads better on `colour`."""
     r, g, b, _ = colour
-    return (0.0, 0.0, 0.0, 1.0) if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else (1.0, 1.0, 1.0, 1.0)
+    return theme.INK if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else (1.0, 1.0, 1.0, 1.0)
 
 
 def _hex_points(cx: float, cy: float, radius: float) -> list[float]:
@@ -60,76 +65,72 @@ def _hex_points(cx: float, cy: float, radius: float) -> list[float]:
     return points
 
 
+def _mesh(points: list[float]) -> list[float]:
+    vertices: list[float] = []
+    for i in range(0, len(points), 2):
+        vertices += [points[i], points[i + 1], 0.0, 0.0]
+    return vertices
+
+
 class HexCell(Label):
     """One hex of the board with whatever sits on it; the face value is its text."""
 
     cell = ListProperty([0, 0])
     hex_radius = NumericProperty(10.0)
 
-    def paint(self, entry: dict[str, Any], colours: dict[str, RGBA], marks: dict[str, bool]) -> None:
-        """Draw this cell from its entry in the public view."""
+    def paint(self, shown: HexShown) -> None:
+        """Draw this hex as the presenter shows it."""
         cx, cy = self.center
         s = self.hex_radius
+        outline = _hex_points(cx, cy, s * 0.95)
         self.canvas.before.clear()
         with self.canvas.before:
-            Color(*(_shade(EMPTY, 1.5) if marks["selected"] else EMPTY))
-            Mesh(vertices=_mesh(_hex_points(cx, cy, s * 0.95)), indices=list(range(6)), mode="triangle_fan")
-            edge, width = EMPTY_EDGE, 1.0
-            if marks["selected"]:
-                edge, width = ACCENT, 3.0
-            elif marks["just_covered"]:
-                edge, width = WARN, 3.0
-            elif marks["last"]:
-                edge, width = ACCENT, 2.0
+            Color(*(_shade(theme.HEX, 1.5) if shown.outline == "selected" else theme.HEX))
+            Mesh(vertices=_mesh(outline), indices=list(range(6)), mode="triangle_fan")
+            edge, width = OUTLINES[shown.outline]
             Color(*edge)
-            Line(points=_hex_points(cx, cy, s * 0.95), close=True, width=width)
-            die = entry["die"]
+            Line(points=outline, close=True, width=width)
+            die = shown.die
             self.text = ""
             if die is None:
                 return
-            colour = colours[die["player"]]
+            colour = theme.rgba(die.colour)
             side = s * 1.12
-            if die["covered"]:
+            square = {"pos": (cx - side / 2, cy - side / 2), "size": (side, side), "radius": [side * 0.2]}
+            if die.covered:
                 # The counter: a round chip of the die's colour over a dimmed die, so it never looks like a die.
                 Color(*_shade(colour, 0.35))
-                RoundedRectangle(pos=(cx - side / 2, cy - side / 2), size=(side, side), radius=[side * 0.2])
+                RoundedRectangle(**square)
                 chip = s * 1.3
                 Color(*_shade(colour, 0.6))
                 Ellipse(pos=(cx - chip / 2, cy - chip / 2), size=(chip, chip))
-                Color(0.05, 0.05, 0.07, 1)
+                Color(*theme.CHIP_LINE)
                 Line(circle=(cx, cy, chip / 2 - dp(1.5)), width=dp(1.6))
                 Color(*colour)
                 Line(circle=(cx, cy, chip * 0.32), width=dp(1.6))
-                self.color = (1, 1, 1, 0.55)
+                self.color = (1.0, 1.0, 1.0, 0.55)
                 self.font_size = s * 0.5
                 self.bold = False
             else:
                 Color(*colour)
-                RoundedRectangle(pos=(cx - side / 2, cy - side / 2), size=(side, side), radius=[side * 0.2])
-                if die["scoring"]:
-                    Color(1, 1, 1, 1)
+                RoundedRectangle(**square)
+                if die.scoring:
+                    Color(*theme.SCORING_FRAME)
                     Line(rounded_rectangle=(cx - side / 2, cy - side / 2, side, side, side * 0.2), width=dp(2))
                 self.color = _ink_on(colour)
                 self.font_size = s * 0.95
                 self.bold = True
-                if marks["show_dead"] and die["dead"]:
+                if die.crossed_out:
                     # Dimmed and crossed out, with a dark edge to the cross so it shows on any die colour.
-                    Color(0, 0, 0, 0.5)
-                    RoundedRectangle(pos=(cx - side / 2, cy - side / 2), size=(side, side), radius=[side * 0.2])
+                    Color(*theme.DIMMED)
+                    RoundedRectangle(**square)
                     k = side * 0.46
-                    for colour, width in (((0.05, 0.05, 0.07, 1), dp(3.6)), (DEAD, dp(2))):
-                        Color(*colour)
+                    for ink, width in ((theme.CHIP_LINE, dp(3.6)), (theme.DEAD, dp(2))):
+                        Color(*ink)
                         Line(points=[cx - k, cy - k, cx + k, cy + k], width=width)
                         Line(points=[cx - k, cy + k, cx + k, cy - k], width=width)
                     self.color = (*self.color[:3], 0.6)
-            self.text = str(die["face"])
-
-
-def _mesh(points: list[float]) -> list[float]:
-    vertices: list[float] = []
-    for i in range(0, len(points), 2):
-        vertices += [points[i], points[i + 1], 0.0, 0.0]
-    return vertices
+            self.text = str(die.face)
 
 
 class HexBoard(Widget):
@@ -142,21 +143,20 @@ class HexBoard(Widget):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.cells: dict[Cell, HexCell] = {}
-        self._last: tuple[View, Cell | None, bool] | None = None
+        self._shown: QuantumLinkShown | None = None
         self.bind(pos=self._place, size=self._place)
 
-    def show(self, view: View, selected: Cell | None, show_dead: bool) -> None:
+    def show(self, shown: QuantumLinkShown) -> None:
         if not self.cells:
-            self.radius = view["radius"]
-            for entry in view["cells"]:
-                cell = (entry["cell"][0], entry["cell"][1])
-                self.cells[cell] = HexCell(cell=list(cell), size_hint=(None, None))
-                self.add_widget(self.cells[cell])
-        self._last = (view, selected, show_dead)
+            self.radius = shown.radius
+            for hex_ in shown.hexes:
+                self.cells[hex_.cell] = HexCell(cell=list(hex_.cell), size_hint=(None, None))
+                self.add_widget(self.cells[hex_.cell])
+        self._shown = shown
         self._place()
 
     def _place(self, *_args: Any) -> None:
-        if self._last is None:
+        if self._shown is None:
             return
         rows = 2 * self.radius + 1
         # Pointy-top hexes: the board is rows*sqrt3*s wide and (1.5*(rows-1)+2)*s high.
@@ -165,18 +165,8 @@ class HexBoard(Widget):
             widget.hex_radius = self.hex_radius
             widget.size = (SQRT3 * self.hex_radius, 2 * self.hex_radius)
             widget.center = self.cell_centre(cell)
-        self._paint()
-
-    def _paint(self) -> None:
-        assert self._last is not None
-        view, selected, show_dead = self._last
-        colours = _player_colours(view)
-        just = {(c[0], c[1]) for c in view["just_covered"]}
-        last = tuple(view["last_placed"]) if view["last_placed"] else None
-        for entry in view["cells"]:
-            cell = (entry["cell"][0], entry["cell"][1])
-            marks = {"selected": cell == selected, "just_covered": cell in just, "last": cell == last}
-            self.cells[cell].paint(entry, colours, {**marks, "show_dead": show_dead})
+        for hex_ in self._shown.hexes:
+            self.cells[hex_.cell].paint(hex_)
 
     def cell_centre(self, cell: Cell) -> tuple[float, float]:
         q, r = cell
@@ -207,14 +197,6 @@ class HexBoard(Widget):
         return True
 
 
-def _player_colours(view: View) -> dict[str, RGBA]:
-    first, second = view["players"]
-    colours = [first["colour"], second["colour"]]
-    if colours[0].lower() == colours[1].lower():
-        colours[1] = SECOND_COLOUR if colours[0].lower() != SECOND_COLOUR else "#1e88e5"
-    return {first["name"]: hex_to_rgba(colours[0]), second["name"]: hex_to_rgba(colours[1])}
-
-
 class PlayerCard(BoxLayout):
     """One player's colour, name, live score and dice left; lit while it is their turn."""
 
@@ -243,12 +225,13 @@ class QuantumLinkScreen(GameScreen):
     pass_text = StringProperty("Pass")
     result_text = StringProperty("")
     rematch_text = StringProperty("")
-    turn_colour = ListProperty([0.24, 0.27, 0.34, 1])  # the picker wears the colour of the die being placed
-    turn_ink = ListProperty([1, 1, 1, 1])
+    turn_colour = ListProperty(list(theme.BUTTON))  # the picker wears the colour of the die being placed
+    turn_ink = ListProperty(list(theme.TEXT))
 
     def build_body(self) -> Widget:
-        self.selected: Cell | None = None
+        self.selection = Selection()
         self.view: View | None = None
+        self.shown: QuantumLinkShown | None = None
         self.body = QuantumLinkBody(screen=self)
         return self.body
 
@@ -259,109 +242,69 @@ class QuantumLinkScreen(GameScreen):
 
     def render(self, view: View) -> None:
         self.view = view
-        if view["over"] or view["turn"] is None:
-            self.selected = None
-        if self.selected is not None and self._die_at(self.selected) is not None:
-            self.selected = None  # someone else filled it (redo, a display)
-        self.mode = "over" if view["over"] else ("pick" if self.selected else "play")
-        colours = _player_colours(view)
-        for card, player in zip((self.body.ids.card_0, self.body.ids.card_1), view["players"], strict=True):
-            card.name = player["name"]
-            card.colour = list(colours[player["name"]])
-            card.score = str(player["score"])
-            covered = f", {player['covered']} covered" if player["covered"] else ""
-            card.detail = f"{player['dice_left']} dice left{covered}"
-            card.active = view["turn"] == player["name"]
-        self.pass_text = f"{view['turn']} passes" if view["turn"] else "Pass"
-        if view["turn"]:
-            self.turn_colour = list(colours[view["turn"]])
-            self.turn_ink = list(_ink_on(colours[view["turn"]]))
-        self.dead_count = sum(1 for c in view["cells"] if c["die"] and c["die"]["dead"] and not c["die"]["covered"])
-        covered_now = len(view["just_covered"])
-        if covered_now > 3:
-            self.info = f"Cover the {covered_now} dice ringed in orange on the table too."
-        else:
-            self.info = view["news"]
-        self.info_is_news = bool(self.info)
-        if not self.info and not view["over"]:
-            self.info = "Tap a hex, then the face of the die placed there. A white frame marks a die that scores now."
-        result = view["result"]
-        self.result_text = result["detail"] if result else ""
-        self.rematch_text = f"New game, {view['rematch']['opener']} opens" if view["rematch"] else ""
-        self._update_prompt()
-        self.board.show(view, self.selected, self.show_dead)
+        self.selection = replace(self.selection, looking_at=None)  # the board changed: back to its news
+        self._show()
 
-    def _die_at(self, cell: Cell) -> dict[str, Any] | None:
+    def _show(self) -> None:
+        """Ask the presenter what to show now, and show it."""
         assert self.view is not None
-        for entry in self.view["cells"]:
-            if (entry["cell"][0], entry["cell"][1]) == cell:
-                return entry["die"]  # type: ignore[no-any-return]
-        return None
-
-    def _name_of(self, cell: Cell) -> str:
-        assert self.view is not None
-        return next(e["name"] for e in self.view["cells"] if (e["cell"][0], e["cell"][1]) == cell)
-
-    def _update_prompt(self) -> None:
-        if self.selected is not None and self.view is not None and self.view["turn"]:
-            self.prompt = f"{self.view['turn']}'s die at {self._name_of(self.selected)}: which face is up?"
-        else:
-            self.prompt = ""
+        turn = self.view["turn"]
+        legal = self.session.legal_actions(turn) if turn else []
+        shown = presenter.present(self.view, legal, self.selection, spare_colours=theme.SEAT_COLOURS)
+        self.shown, self.selection = shown, shown.selection
+        self.mode = shown.mode
+        for card, player in zip((self.body.ids.card_0, self.body.ids.card_1), shown.players, strict=True):
+            card.name, card.score, card.detail, card.active = player.name, player.score, player.detail, player.active
+            card.colour = list(theme.rgba(player.colour))
+        if shown.turn_colour is not None:
+            self.turn_colour = list(theme.rgba(shown.turn_colour))
+            self.turn_ink = list(_ink_on(theme.rgba(shown.turn_colour)))
+        self.info, self.info_is_news, self.prompt = shown.info, shown.info_is_news, shown.prompt
+        self.pass_text, self.dead_count, self.show_dead = shown.pass_text, shown.dead_count, shown.show_dead
+        self.result_text, self.rematch_text = shown.result_text, shown.rematch_text
+        self.board.show(shown)
 
     # -- taps --------------------------------------------------------------------
 
     def tap_cell(self, cell: Cell) -> None:
-        """First tap: choose the hex (or learn about the die on it)."""
-        if self.view is None:
-            return
-        die = self._die_at(cell)
-        if die is not None:
-            state = "covered" if die["covered"] else ("scoring now" if die["scoring"] else "not scoring now")
-            n = die["friends"]
-            self.info = (
-                f"{self._name_of(cell)}: {die['player']}'s {die['face']}, "
-                f"{n} friendly neighbour{'s' if n != 1 else ''}, {state}."
-            )
-            self.info_is_news = False
-            return
-        if self.view["over"]:
-            return
-        self.selected = None if self.selected == cell else cell
-        self.mode = "pick" if self.selected else "play"
-        self._update_prompt()
-        self.board.show(self.view, self.selected, self.show_dead)
+        """First tap: choose the hex (or hear what the die on it is doing)."""
+        if self.shown is not None:
+            self.selection = presenter.tap_hex(self.shown, cell)
+            self._show()
 
     def pick_face(self, face: int) -> None:
         """Second tap: the face value; the placement goes to the rules."""
-        if self.selected is None or self.view is None or not self.view["turn"]:
-            return
-        cell, self.selected = self.selected, None
-        if not self.send({"type": "place", "player": self.view["turn"], "cell": list(cell), "face": face}):
-            self.refresh()  # refused: back to the board, the banner says why
+        action = presenter.place(self.shown, face) if self.shown is not None else None
+        if action is not None:
+            self._send_and_let_go(action)
 
     def cancel_pick(self) -> None:
-        self.selected = None
-        if self.view is not None:
-            self.render(self.view)
+        self.selection = replace(self.selection, cell=None)
+        self._show()
 
     def pass_turn(self) -> None:
-        if self.view is not None and self.view["turn"]:
-            self.selected = None
-            self.send({"type": "pass", "player": self.view["turn"]})
+        if self.shown is not None and self.shown.pass_action is not None:
+            self._send_and_let_go(self.shown.pass_action)
 
     def toggle_dead(self) -> None:
-        self.show_dead = not self.show_dead
-        if self.view is not None:
-            self.board.show(self.view, self.selected, self.show_dead)
+        self.selection = replace(self.selection, show_dead=not self.selection.show_dead)
+        self._show()
+
+    def _send_and_let_go(self, action: Action) -> None:
+        self.selection = replace(self.selection, cell=None)
+        if not self.send(action):
+            self._show()  # refused: back to the board, the banner says why
 
     def rematch(self) -> None:
         """After a tie: the same players again, the other one opening (as the rules ask)."""
-        if self.view is None or not self.view["rematch"]:
+        if self.shown is None or self.shown.rematch is None:
             return
-        opener = self.view["rematch"]["opener"]
-        previous = self.view["opener"]
+        opening = self.shown.rematch
         app = App.get_running_app()
         options = self.session.options
         app.go_home()  # leave this screen first: the new game's screen has the same name
-        screen = app.start_game(self.session.rules.name, options)
-        screen.send({"type": "choose_first", "player": opener, "chosen_by": previous, "how": "table"})
+        screen = app.start_game(self.session.game.name, options)
+        screen.send(opening)
+
+
+SCREEN = QuantumLinkScreen

@@ -1,9 +1,10 @@
 """Quark at the table: a live table of everyone's counts, one tap per action, then the details.
 
-The screen renders the public view and sends actions; the rules live in
-`companion.games.quark`. Before a creation is confirmed the screen asks the
-rules what it would cost (`RULES.preview`), so the player sees the
-transformation's price, or what is missing, before tapping Create.
+Thin over its presenter (`ui.presenters.quark`): `render` copies what the
+presenter makes of the public view onto the widgets, and each tap sends the
+typed action the presenter builds. Before a creation is confirmed the popup
+shows the presenter's preview (the rules' refusal, or what it does and
+costs), so the player sees the transformation's price before tapping Create.
 """
 
 from __future__ import annotations
@@ -16,24 +17,34 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Obje
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.popup import Popup
 from kivy.uix.widget import Widget
+from kivy.utils import get_hex_from_color
 
-from companion.game import Action, RuleError, View
-from companion.games.quark import HAND_LIMIT
+from companion.game import Action, View
+from ui import theme
+from ui.presenters import quark as presenter
 from ui.screens.base import GameScreen
 
 
-def hex_to_rgba(colour: str) -> tuple[float, float, float, float]:
-    """``"#e53935"`` -> an RGBA tuple for Kivy."""
-    value = colour.lstrip("#")
+def _colour(hex_colour: str | None) -> list[float]:
+    """A player's colour for Kivy; the theme's text colour if they have none (or it is not a colour)."""
     try:
-        r, g, b = (int(value[i : i + 2], 16) / 255 for i in (0, 2, 4))
+        return list(theme.rgba(hex_colour)) if hex_colour else list(theme.TEXT)
     except ValueError:
-        return 0.95, 0.95, 0.95, 1.0
-    return r, g, b, 1.0
+        return list(theme.TEXT)
 
 
-def _count(number: int, word: str) -> str:
-    return f"{number} {word}" if number == 1 else f"{number} {word}s"
+def _markup_colour(tone: str) -> str:
+    """A tone's colour as markup wants it: ``ffb74d``."""
+    return get_hex_from_color(theme.TONES[tone])[1:7]
+
+
+def _atom_markup(line: presenter.AtomLine) -> str:
+    """One line of the atom table, its note in its tone's colour."""
+    if not line.note:
+        return line.text
+    if not line.note_tone:
+        return f"{line.text}  {line.note}"
+    return f"{line.text}  [color={_markup_colour(line.note_tone)}]{line.note}[/color]"
 
 
 def _drop_unless(popup: Popup, row_id: str, wanted: bool) -> None:
@@ -56,6 +67,14 @@ class QuarkRow(BoxLayout):
     score = StringProperty("")
     atom = StringProperty("")
     current = BooleanProperty(False)
+
+    def show(self, row: presenter.PlayerRow) -> None:
+        self.name = row.name
+        self.colour = _colour(row.colour)
+        self.energy, self.protons, self.neutrons = row.energy, row.protons, row.neutrons
+        self.particles = row.particles
+        self.hand = row.hand + (f"  [size=14sp]{row.decayed}[/size]" if row.decayed else "")
+        self.score, self.atom, self.current = row.score, row.atom, row.current
 
 
 class QuarkScoreRow(BoxLayout):
@@ -94,7 +113,7 @@ class QuarkBody(BoxLayout):
 
 
 class QuarkPopup(Popup):
-    """A details popup; `screen` is the Quark screen that opened it."""
+    """A details popup; `screen` is the Quark screen that opened it, acting for `player`."""
 
     screen = ObjectProperty(None)
     player = StringProperty("")
@@ -120,15 +139,14 @@ class QuarkAnnihilatePopup(QuarkPopup):
 
     decayed = NumericProperty(0)
     decayed_max = NumericProperty(0)
-    ranks = ListProperty([])  # [(rank, energy), ...] from the view
+    ranks = ListProperty([])  # the presenter's `RankChoice`s
 
     def on_kv_post(self, base_widget: Any) -> None:
         _drop_unless(self, "decayed_row", self.decayed_max > 0)
-        grid = self.ids.rank_grid
-        for rank, energy in self.ranks:
-            button = Factory.BigButton(text=f"{rank.upper()}   +{energy} energy", height=dp(64))
-            button.bind(on_release=lambda _b, r=rank: self.screen.annihilate(r, int(self.decayed)))
-            grid.add_widget(button)
+        for choice in self.ranks:
+            button = Factory.BigButton(text=choice.text, height=dp(64))
+            button.bind(on_release=lambda _b, rank=choice.rank: self.screen.annihilate(rank, int(self.decayed)))
+            self.ids.rank_grid.add_widget(button)
 
 
 class QuarkCreatePopup(QuarkPopup):
@@ -140,20 +158,20 @@ class QuarkCreatePopup(QuarkPopup):
     target = StringProperty("")
     decayed = NumericProperty(0)
     decayed_max = NumericProperty(0)
-    preview = StringProperty("Choose what to create.")
+    preview = StringProperty(presenter.CHOOSE_A_PARTICLE.text)
     allowed = BooleanProperty(False)
-    ranks = ListProperty([])
+    sources = ListProperty([])  # ranks a card may turn from, and into (the presenter's)
+    targets = ListProperty([])
 
     def on_kv_post(self, base_widget: Any) -> None:
         _drop_unless(self, "decayed_row", self.decayed_max > 0)
-        # A card turns upward only, so TOP is never a "from" and UP never a "to".
-        for row, ranks, pick, prop in (
-            (self.ids.source_row, self.ranks[:-1], self.pick_source, "source"),
-            (self.ids.target_row, self.ranks[1:], self.pick_target, "target"),
+        for row, ranks, prop in (
+            (self.ids.source_row, self.sources, "source"),
+            (self.ids.target_row, self.targets, "target"),
         ):
-            for rank in ranks:
-                toggle = Factory.QuarkToggle(text=rank.upper())
-                toggle.bind(on_release=lambda _t, r=rank, p=pick: p(r))
+            for rank, words in presenter.ranks_text(ranks):
+                toggle = Factory.QuarkToggle(text=words)
+                toggle.bind(on_release=lambda _t, r=rank, p=prop: self.pick(p, r))
                 self.bind(
                     **{
                         prop: lambda _w, value, t=toggle, r=rank: setattr(
@@ -162,6 +180,10 @@ class QuarkCreatePopup(QuarkPopup):
                     }
                 )
                 row.add_widget(toggle)
+
+    def pick(self, prop: str, rank: str) -> None:
+        """A tap on a rank toggle: choose it, or clear it if it was chosen."""
+        setattr(self, prop, "" if getattr(self, prop) == rank else rank)
 
     def on_particle(self, *_args: Any) -> None:
         self.update()
@@ -178,36 +200,17 @@ class QuarkCreatePopup(QuarkPopup):
     def on_decayed(self, *_args: Any) -> None:
         self.update()
 
-    def step_points(self, delta: int) -> None:
-        self.points = max(0, min(99, int(self.points) + delta))
-
-    def pick_source(self, rank: str) -> None:
-        self.source = "" if self.source == rank else rank
-
-    def pick_target(self, rank: str) -> None:
-        self.target = "" if self.target == rank else rank
-
-    def action(self) -> Action:
-        action: dict[str, Any] = {"type": "create", "player": self.player, "particle": self.particle}
-        if self.particle in ("baryon", "meson"):
-            action["points"] = int(self.points)
-        if self.source or self.target:
-            action["transform"] = {"from": self.source, "to": self.target}
-        if self.decayed:
-            action["decayed"] = int(self.decayed)
-        return action
+    def creation(self) -> presenter.Creation:
+        return presenter.Creation(self.particle or "", int(self.points), self.source, self.target, int(self.decayed))
 
     def update(self) -> None:
-        if not self.particle:
-            self.preview, self.allowed = "Choose what to create.", False
-            return
-        if bool(self.source) != bool(self.target):
-            self.preview, self.allowed = "A transformation needs a card to turn (from) and what it becomes (to).", False
-            return
-        self.preview, self.allowed = self.screen.preview(self.action())
+        if self.screen is None:
+            return  # still being built
+        shown = presenter.preview_creation(self.screen.session, self.player, self.creation())
+        self.preview, self.allowed = shown.text, shown.allowed
 
     def confirm(self) -> None:
-        if self.screen.send(self.action()):
+        if self.screen.send(self.creation().action(self.player)):
             self.dismiss()
 
 
@@ -219,19 +222,11 @@ class QuarkEndTurnPopup(QuarkPopup):
     over_limit = BooleanProperty(False)
 
     def on_hand(self, *_args: Any) -> None:
-        over = int(self.hand) - HAND_LIMIT
-        self.over_limit = over > 0
-        self.reminder = (
-            f"Over the limit: discard {over} card{'s' if over != 1 else ''} down to {HAND_LIMIT}, then end the turn."
-            if over > 0
-            else f"{self.hand} card{'s' if self.hand != 1 else ''} in hand: within the limit of {HAND_LIMIT}."
-        )
-
-    def step(self, delta: int) -> None:
-        self.hand = max(0, int(self.hand) + delta)
+        check = presenter.hand_check(int(self.hand))
+        self.reminder, self.over_limit = check.reminder, check.over_limit
 
     def confirm(self) -> None:
-        if self.screen.send({"type": "end_turn", "player": self.player, "hand": int(self.hand)}):
+        if self.screen.send(presenter.end_turn(self.player, int(self.hand))):
             self.dismiss()
 
 
@@ -241,101 +236,46 @@ class QuarkScreen(GameScreen):
     def build_body(self) -> Widget | None:
         self.body = QuarkBody(screen=self)
         self.popup: QuarkPopup | None = None
-        self._view: View = {}
+        self.shown: presenter.QuarkShown | None = None
         return self.body
 
     # -- drawing ------------------------------------------------------------------
 
     def render(self, view: View) -> None:
-        self._view = view
+        colours = {player.name: player.colour for player in self.session.options.players}
+        shown = self.shown = presenter.present(view, colours)
         body = self.body
-        body.over = bool(view["over"])
-        body.actions_left = int(view["actions_left"])
-        bank = view["bank"]
-        decks = view["decks"]
-        body.supplies = f"Bank: {bank['energy']} energy · {bank['protons']} protons · {bank['neutrons']} neutrons" + (
-            "  (the energy bank is empty)" if view["bank_empty"] else ""
-        )
-        body.decks = "Decks: " + " · ".join(
-            f"{name} {decks[name]['deck']} + {decks[name]['row']} up" for name in ("quark", "baryon", "meson")
-        )
-        current = view["current"]
-        if current:
-            left = int(view["actions_left"])
-            # The top bar says whose turn it is; here it also says how far into the turn they are.
-            self.turn_text = (
-                f"{current} to play: {left} action{'s' if left != 1 else ''} left"
-                if left
-                else f"{current}: both actions taken, end the turn"
-            )
-        warnings = [view["end"]["sentence"]] if view["end"] else []
-        warnings += [text for text in (view["reminder"], view["notice"]) if text]
-        body.warning = "  ".join(warnings)
-        self._render_rows(view)
-        if view["over"]:
-            self._render_scores(view)
-
-    def _colour(self, name: str) -> list[float]:
-        for player in self.session.options.players:
-            if player.name == name:
-                return list(hex_to_rgba(player.colour))
-        return [1, 1, 1, 1]
-
-    def _render_rows(self, view: View) -> None:
-        table = self.body.ids.rows
-        players = view["players"]
-        if len(table.children) != len(players):
+        body.over = shown.over
+        body.actions_left = shown.actions_left
+        body.supplies, body.decks, body.warning = shown.supplies, shown.decks, shown.warning
+        self.turn_text = shown.turn_text
+        table = body.ids.rows
+        if len(table.children) != len(shown.rows):
             table.clear_widgets()
-            for _ in players:
+            for _ in shown.rows:
                 table.add_widget(QuarkRow())
-        for row, player in zip(reversed(table.children), players, strict=True):
-            row.name = player["name"]
-            row.colour = self._colour(player["name"])
-            row.energy = str(player["energy"])
-            row.protons = str(player["protons"])
-            row.neutrons = str(player["neutrons"])
-            row.particles = str(player["particle_points"])
-            decayed = player["decayed"]
-            row.hand = str(player["hand"]) + (f"  [size=14sp]+{decayed} decayed[/size]" if decayed else "")
-            row.score = str(player["score_now"])
-            row.atom = player["atom_now"] or ""
-            row.current = player["name"] == view["current"]
+        for widget, row in zip(reversed(table.children), shown.rows, strict=True):
+            widget.show(row)
+        if shown.over:
+            self._render_scores(shown)
 
-    def _render_scores(self, view: View) -> None:
-        outcome = view["outcome"] or {}
-        scores = view["scores"]
-        winners = set(outcome.get("winners", []))
-        if outcome.get("reason") == "tie":
-            self.body.verdict = "A tie: " + outcome.get("detail", "")
-        else:
-            self.body.verdict = outcome.get("detail", "")
+    def _render_scores(self, shown: presenter.QuarkShown) -> None:
+        self.body.verdict = shown.verdict
         box = self.body.ids.score_rows
         box.clear_widgets()
-        for entry in scores:
-            atom = entry["atom"]
+        for entry in shown.scores:
             box.add_widget(
                 QuarkScoreRow(
-                    name=entry["player"],
-                    colour=self._colour(entry["player"]),
-                    particles=str(entry["particle_points"]),
-                    atom=f"{atom['name']} {atom['points']}" if atom else "no atom",
-                    leftover=str(entry["leftover_energy"]),
-                    total=str(entry["total"]),
-                    winner=entry["player"] in winners,
+                    name=entry.name,
+                    colour=_colour(entry.colour),
+                    particles=entry.particles,
+                    atom=entry.atom,
+                    leftover=entry.leftover,
+                    total=entry.total,
+                    winner=entry.winner,
                 )
             )
-        lines = []
-        for atom in view["atoms"]:
-            line = (
-                f"{atom['name']} ({_count(atom['protons'], 'proton')}, {_count(atom['neutrons'], 'neutron')}, "
-                f"{atom['electrons']} energy): {atom['points']} points"
-            )
-            if atom["points_from"] == "default":
-                line += "  [color=ffb74d](our default: set it from your Atom cards)[/color]"
-            elif atom["points_from"] == "config":
-                line += "  (from your config file)"
-            lines.append(line)
-        self.body.atoms_text = "\n".join(lines)
+        self.body.atoms_text = "\n".join(_atom_markup(line) for line in shown.atoms)
 
     # -- the action bar -----------------------------------------------------------------
 
@@ -345,60 +285,65 @@ class QuarkScreen(GameScreen):
         popup.open()
         return popup
 
+    @property
     def _player(self) -> str:
-        return str(self._view.get("current") or "")
-
-    def _me(self) -> dict[str, Any]:
-        return next((p for p in self._view.get("players", []) if p["name"] == self._player()), {})
+        return self.shown.player if self.shown else ""
 
     def open_draw(self) -> QuarkPopup:
-        quark = self._view["decks"]["quark"]
-        return self._open(QuarkDrawPopup(screen=self, player=self._player(), row=quark["row"], deck=quark["deck"]))
+        shown = self.shown
+        assert shown is not None
+        return self._open(QuarkDrawPopup(screen=self, player=shown.player, row=shown.quark_row, deck=shown.quark_deck))
 
     def open_discard_draw(self) -> QuarkPopup:
-        quark = self._view["decks"]["quark"]
+        shown = self.shown
+        assert shown is not None
         return self._open(
-            QuarkDiscardDrawPopup(screen=self, player=self._player(), row=quark["row"], deck=quark["deck"])
+            QuarkDiscardDrawPopup(screen=self, player=shown.player, row=shown.quark_row, deck=shown.quark_deck)
         )
 
     def open_annihilate(self) -> QuarkPopup:
-        energy = self._view["annihilation_energy"]
-        ranks = [(rank, energy[rank]) for rank in self._view["ranks"]]
-        decayed = min(2, int(self._me().get("decayed", 0)))
-        return self._open(QuarkAnnihilatePopup(screen=self, player=self._player(), ranks=ranks, decayed_max=decayed))
+        shown = self.shown
+        assert shown is not None
+        return self._open(
+            QuarkAnnihilatePopup(
+                screen=self,
+                player=shown.player,
+                ranks=list(shown.rank_choices),
+                decayed_max=shown.annihilate_decayed_most,
+            )
+        )
 
     def open_create(self) -> QuarkPopup:
-        decayed = min(3, int(self._me().get("decayed", 0)))
-        popup = QuarkCreatePopup(screen=self, player=self._player(), ranks=self._view["ranks"], decayed_max=decayed)
+        shown = self.shown
+        assert shown is not None
+        popup = QuarkCreatePopup(
+            screen=self,
+            player=shown.player,
+            sources=list(shown.transform_sources),
+            targets=list(shown.transform_targets),
+            decayed_max=shown.create_decayed_most,
+        )
         return self._open(popup)
 
     def open_end_turn(self) -> QuarkPopup:
-        popup = QuarkEndTurnPopup(screen=self, player=self._player())
-        popup.hand = int(self._me().get("hand", 0))
+        shown = self.shown
+        assert shown is not None
+        popup = QuarkEndTurnPopup(screen=self, player=shown.player)
+        popup.hand = shown.hand
         popup.on_hand()
         return self._open(popup)
 
     def draw(self, source: str) -> None:
-        self._send_and_close({"type": "draw", "player": self._player(), "from": source})
+        self._send_and_close(presenter.draw(self._player, source))
 
     def discard_draw(self, first: str, second: str) -> None:
-        self._send_and_close({"type": "discard_draw", "player": self._player(), "from": [first, second]})
+        self._send_and_close(presenter.discard_draw(self._player, first, second))
 
     def decay(self) -> None:
-        self.send({"type": "decay", "player": self._player()})
+        self.send(presenter.decay(self._player))
 
     def annihilate(self, rank: str, decayed: int = 0) -> None:
-        action: dict[str, Any] = {"type": "annihilate", "player": self._player(), "rank": rank}
-        if decayed:
-            action["decayed"] = int(decayed)
-        self._send_and_close(action)
-
-    def preview(self, action: Action) -> tuple[str, bool]:
-        """The rules' sentence for `action` before it is confirmed, and whether it would be accepted."""
-        try:
-            return self.session.rules.preview(self.session.state, action), True
-        except RuleError as refusal:
-            return str(refusal), False
+        self._send_and_close(presenter.annihilate(self._player, rank, decayed))
 
     def _send_and_close(self, action: Action) -> None:
         if self.send(action) and self.popup is not None:
@@ -415,3 +360,6 @@ class QuarkScreen(GameScreen):
         if self.popup is not None:
             self.popup.dismiss()
         super().close()
+
+
+SCREEN = QuarkScreen

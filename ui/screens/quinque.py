@@ -1,16 +1,16 @@
 """The Quinque screen: the skydiver formation, scrollable, mirrored from the table.
 
-The screen renders the public view and sends actions; the rules decide. In
-the first part of a turn a tap on a free skydiver marks it, and a tap on a
-skydiver of a faint space adds a tile there and marks it. In the second part
-a tap on a tile selects it, its legal destinations light up, and a tap on one
-moves it there (a tap on any other space sends the move anyway, so the rules
-say why it is refused). Skip ends the turn without a move.
+Thin over its presenter (`ui.presenters.quinque`): the presenter says what
+each cell looks like and what a tap sends; this module only lays the cells
+out in pixels, colours them from the theme, and passes taps back. In the
+first part of a turn a tap on a skydiver marks it (or adds its faint tile);
+in the second a tap chooses the tile to move, and a tap on a space moves it.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from kivy.clock import Clock
@@ -28,21 +28,15 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.widget import Widget
-from kivy.utils import get_color_from_hex
 
-from companion.game import View
+from companion.game import Action, View
+from companion.games.quinque.board import Corner, Pos
+from ui import theme
+from ui.presenters.quinque import CellShown, QuinqueShown, Tap, present
 from ui.screens.base import GameScreen
 
-Pos = tuple[int, int]
-CORNERS = ("nw", "ne", "sw", "se")  # as in the view: corner i sits at column i % 2, row i // 2 of its tile
-FALLBACK_COLOURS = ("#e53935", "#1e88e5")
 CLEAR = (0.0, 0.0, 0.0, 0.0)
-GOLD = (1.0, 0.84, 0.2, 1.0)
-TILE_BACK = (0.20, 0.23, 0.29, 1.0)
-SPACE_BACK = (0.31, 0.76, 0.97, 0.10)
-EMPTY_BACK = (1.0, 1.0, 1.0, 0.025)
-ACCENT = (0.31, 0.76, 0.97, 1.0)
-MUTED = (0.65, 0.68, 0.74, 1.0)
+Origin = Callable[[Pos], tuple[float, float]]
 
 
 def cell_size() -> float:
@@ -50,27 +44,32 @@ def cell_size() -> float:
     return dp(112)
 
 
+def spot_size() -> float:
+    """One skydiver on screen: a touch target of at least 48 px."""
+    return dp(50)
+
+
 class QuinqueSpot(ButtonBehavior, Label):
     """One skydiver: a ring when free, a disc in the player's colour (with an initial) when marked."""
 
     fill = ColorProperty(CLEAR)
-    ring = ColorProperty(MUTED)
-    glow = ColorProperty(CLEAR)  # gold when this skydiver is part of the winning line
+    ring = ColorProperty(theme.MUTED)
+    glow = ColorProperty(CLEAR)  # when this skydiver is part of the winning line
 
 
 class QuinqueTile(RelativeLayout):
     """A placed tile (or a faint space where one may be added) holding four `QuinqueSpot`s."""
 
-    back = ColorProperty(TILE_BACK)
-    edge = ColorProperty((1, 1, 1, 0.18))
+    back = ColorProperty(theme.TILE)
+    edge = ColorProperty(theme.TILE_EDGE)
     edge_width = NumericProperty(1.2)
     dashed = BooleanProperty(False)
 
 
 class QuinqueSpace(ButtonBehavior, Widget):
-    """An empty space in the move step: lit when the selected tile may go there."""
+    """An empty space in the move step: lit when the chosen tile may go there."""
 
-    back = ColorProperty(EMPTY_BACK)
+    back = ColorProperty(theme.SPACE)
     edge = ColorProperty(CLEAR)
 
 
@@ -105,15 +104,17 @@ class QuinqueScreen(GameScreen):
     """Quinque at the table: the formation, the parachutes left, Skip, the winning line."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.selected: Pos | None = None
+        self.selected: Pos | None = None  # the tile chosen to move: the one thing the screen remembers
+        self.shown: QuinqueShown | None = None
         self.spots: dict[tuple[Pos, str], QuinqueSpot] = {}
         self.tile_views: dict[Pos, QuinqueTile] = {}
         self.spaces: dict[Pos, QuinqueSpace] = {}
         self._view: View = {}
+        self._legal: Sequence[Action] = ()
         self._redraw = Clock.create_trigger(lambda _dt: self.draw())
         super().__init__(*args, **kwargs)
 
-    # -- building and rendering ----------------------------------------------------------
+    # -- from the session to the presenter --------------------------------------------------
 
     def build_body(self) -> Widget:
         self.board = QuinqueBoard(screen=self)
@@ -122,214 +123,146 @@ class QuinqueScreen(GameScreen):
         return self.board
 
     def render(self, view: View) -> None:
+        player = self.session.current_player
         self._view = view
-        movable = {tuple(m["from"]) for m in view["moves"]}
-        if self.selected not in movable:
-            self.selected = None
+        self._legal = self.session.legal_actions(player) if player else ()
+        self._present()
+
+    def _present(self) -> None:
+        self.shown = present(
+            self._view,
+            self._legal,
+            chosen=self.selected,
+            outcome=self.session.outcome,
+            colours=[p.colour for p in self.session.options.players],
+        )
+        self.selected = self.shown.chosen
         self._redraw()  # widgets are rebuilt on the next frame, never inside the touch that changed them
 
-    @property
-    def colours(self) -> list[tuple[float, ...]]:
-        chosen = [p.colour for p in self.session.options.players]
-        if len(set(chosen)) < len(chosen):
-            chosen = list(FALLBACK_COLOURS)
-        return [tuple(get_color_from_hex(c)) for c in chosen]
+    # -- drawing ---------------------------------------------------------------------------
 
     def draw(self) -> None:
-        """Lay the formation out again from the last view, and the side panel with it."""
-        view = self._view
-        if not view:
+        """Lay the formation out again from the last `shown`, and the side panel with it."""
+        shown = self.shown
+        if shown is None:
             return
-        names = [p["name"] for p in view["players"]]
-        colours = dict(zip(names, self.colours, strict=True))
-        initials = _initials(names)
-        self._draw_panel(view, names, colours)
-
-        tiles = {tuple(t["at"]): t for t in view["tiles"]}
-        moves = {tuple(m["from"]): {tuple(p) for p in m["to"]} for m in view["moves"]}
-        lit = moves.get(self.selected, set()) if self.selected else set()
-        opens = [tuple(p) for p in view["open_spaces"]]
-        empties: set[Pos] = set()
-        if view["step"] == "move" and tiles:
-            empties = {(c + dc, r + dr) for c, r in tiles for dc in (-1, 0, 1) for dr in (-1, 0, 1)} - set(tiles)
-        cells = set(tiles) | set(opens) | empties
-        if not cells:
-            cells = {(0, 0)}
-
+        self._draw_panel(shown)
         formation: QuinqueFormation = self.board.ids.formation
         scroller = self.board.ids.scroller
         size = cell_size()
-        min_c, max_c = min(c for c, _ in cells), max(c for c, _ in cells)
-        min_r, max_r = min(r for _, r in cells), max(r for _, r in cells)
-        width, height = (max_c - min_c + 1) * size, (max_r - min_r + 1) * size
+        width, height = shown.columns * size, shown.rows * size
         formation.size = (max(width, scroller.width), max(height, scroller.height))
         off_x, off_y = (formation.width - width) / 2, (formation.height - height) / 2
+        bottom = shown.top + shown.rows - 1
 
         def origin(at: Pos) -> tuple[float, float]:
-            return off_x + (at[0] - min_c) * size, off_y + (max_r - at[1]) * size
+            return off_x + (at[0] - shown.left) * size, off_y + (bottom - at[1]) * size
 
         formation.clear_widgets()
         self.spots, self.tile_views, self.spaces = {}, {}, {}
-        line = {tuple(p) for p in view["line"]}
-        for at in sorted(empties):
-            space = QuinqueSpace(pos=origin(at), size=(size, size))
-            if at in lit:
-                space.back, space.edge = (*ACCENT[:3], 0.35), ACCENT
-            space.bind(on_press=lambda _w, at=at: self.touch_space(at))
-            formation.add_widget(space)
-            self.spaces[at] = space
-        for at in opens:
-            self._add_tile_view(formation, at, origin(at), None, colours, initials, line)
-        for at, tile in tiles.items():
-            self._add_tile_view(formation, at, origin(at), tile, colours, initials, line)
-        self._ring_line(formation, sorted(line), origin)
+        for cell in shown.cells:  # spaces first, tiles last: what is drawn later lies on top
+            if cell.kind == "space":
+                self._add_space(formation, cell, origin(cell.at))
+            else:
+                self._add_tile(formation, cell, origin(cell.at))
+        self._ring_line(formation, shown.line_ends, origin)
 
-    def _add_tile_view(
-        self,
-        formation: QuinqueFormation,
-        at: Pos,
-        pos: tuple[float, float],
-        tile: dict[str, Any] | None,
-        colours: dict[str, tuple[float, ...]],
-        initials: dict[str, str],
-        line: set[Pos],
-    ) -> None:
+    def _add_space(self, formation: QuinqueFormation, cell: CellShown, pos: tuple[float, float]) -> None:
+        space = QuinqueSpace(pos=pos, size=(cell_size(), cell_size()))
+        if cell.lit:
+            space.back, space.edge = theme.LIT_SPACE, theme.ACCENT
+        space.bind(on_press=lambda _w, at=cell.at: self.touch_space(at))
+        formation.add_widget(space)
+        self.spaces[cell.at] = space
+
+    def _add_tile(self, formation: QuinqueFormation, cell: CellShown, pos: tuple[float, float]) -> None:
         size = cell_size()
-        view = QuinqueTile(pos=pos, size=(size, size))
-        if tile is None:  # a faint space where a new tile may be added
-            view.back, view.edge, view.dashed, view.edge_width = SPACE_BACK, (*ACCENT[:3], 0.7), True, 1
-        elif at == self.selected:
-            view.back, view.edge, view.edge_width = (0.30, 0.34, 0.42, 1), (1, 1, 1, 1), 3
-        elif self._view["step"] == "move" and tile["stays"] is None and self.selected is None:
-            # Outlined = may move; a tap on any other tile says why it stays.
-            view.edge, view.edge_width = (*ACCENT[:3], 0.7), 1.6
-        pad = (size - 2 * _spot_size()) / 2
-        for i, corner in enumerate(CORNERS):
-            owner = tile["skydivers"][corner] if tile else None
+        tile = QuinqueTile(pos=pos, size=(size, size))
+        if cell.kind == "open":
+            tile.back, tile.edge, tile.dashed, tile.edge_width = theme.OPEN_SPACE, (*theme.ACCENT[:3], 0.7), True, 1
+        elif cell.chosen:
+            tile.back, tile.edge, tile.edge_width = theme.TILE_CHOSEN, theme.TEXT, 3
+        elif cell.outlined:
+            tile.edge, tile.edge_width = (*theme.ACCENT[:3], 0.7), 1.6
+        pad = (size - 2 * spot_size()) / 2
+        for i, skydiver in enumerate(cell.skydivers):
             spot = QuinqueSpot(
-                size_hint=(None, None),
-                size=(_spot_size(), _spot_size()),
-                pos=(pad + (i % 2) * _spot_size(), pad + (1 - i // 2) * _spot_size()),
-                text=initials.get(owner, "") if owner else "",
+                size=(spot_size(), spot_size()),
+                pos=(pad + (i % 2) * spot_size(), pad + (1 - i // 2) * spot_size()),
+                text=skydiver.initial,
             )
-            if owner:
-                spot.fill, spot.ring = colours[owner], (1, 1, 1, 0.9)
-            elif tile is None:
-                spot.ring = (*ACCENT[:3], 0.6)
-            skydiver = (2 * at[0] + i % 2, 2 * at[1] + i // 2)
-            if skydiver in line:
-                spot.glow = GOLD
-            spot.bind(on_press=lambda _w, at=at, corner=corner: self.touch_skydiver(at, corner))
-            view.add_widget(spot)
-            self.spots[(at, corner)] = spot
-        formation.add_widget(view)
-        self.tile_views[at] = view
+            if skydiver.seat is not None:
+                spot.fill, spot.ring = self._colour(skydiver.seat), (*theme.TEXT[:3], 0.9)
+            elif cell.kind == "open":
+                spot.ring = (*theme.ACCENT[:3], 0.6)
+            if skydiver.in_line:
+                spot.glow = theme.WINNING_LINE
+            spot.bind(on_press=lambda _w, at=cell.at, corner=skydiver.corner: self.touch_skydiver(at, corner))
+            tile.add_widget(spot)
+            self.spots[(cell.at, skydiver.corner)] = spot
+        formation.add_widget(tile)
+        self.tile_views[cell.at] = tile
 
-    def _ring_line(self, formation: QuinqueFormation, line: list[Pos], origin: Any) -> None:
-        """A gold capsule around the five skydivers of the winning line (it leaves their letters readable)."""
-        formation.line_on = bool(line)
-        if not line:
+    def _colour(self, seat: int) -> theme.RGBA:
+        assert self.shown is not None
+        own = self.shown.players[seat].colour
+        return theme.rgba(own if own else theme.SEAT_COLOURS[seat % len(theme.SEAT_COLOURS)])
+
+    def _ring_line(self, formation: QuinqueFormation, ends: tuple[Pos, Pos] | None, origin: Origin) -> None:
+        """A capsule around the five skydivers of the winning line (it leaves their letters readable)."""
+        formation.line_on = ends is not None
+        if ends is None:
             return
-        (x0, y0), (x1, y1) = self._spot_centre(line[0], origin), self._spot_centre(line[-1], origin)
+        (x0, y0), (x1, y1) = (self._spot_centre(end, origin) for end in ends)
         formation.line_centre = [(x0 + x1) / 2, (y0 + y1) / 2]
-        formation.line_length = math.hypot(x1 - x0, y1 - y0) + _spot_size()
+        formation.line_length = math.hypot(x1 - x0, y1 - y0) + spot_size()
         formation.line_angle = math.degrees(math.atan2(y1 - y0, x1 - x0))
 
-    def _spot_centre(self, skydiver: Pos, origin: Any) -> tuple[float, float]:
+    def _spot_centre(self, skydiver: Pos, origin: Origin) -> tuple[float, float]:
         x, y = skydiver
         ox, oy = origin((x // 2, y // 2))
-        pad = (cell_size() - 2 * _spot_size()) / 2
-        half = _spot_size() / 2
-        return ox + pad + (x % 2) * _spot_size() + half, oy + pad + (1 - y % 2) * _spot_size() + half
+        pad = (cell_size() - 2 * spot_size()) / 2
+        half = spot_size() / 2
+        return ox + pad + (x % 2) * spot_size() + half, oy + pad + (1 - y % 2) * spot_size() + half
 
-    def _draw_panel(self, view: View, names: list[str], colours: dict[str, tuple[float, ...]]) -> None:
+    def _draw_panel(self, shown: QuinqueShown) -> None:
         board = self.board
-        for i, player in enumerate(view["players"]):
-            row: QuinquePlayerRow = board.ids[f"player{i}"]
-            row.name = player["name"]
-            row.colour = colours[player["name"]]
-            row.counts = f"{player['parachutes_left']} parachutes · {player['tiles_left']} tiles"
-            row.active = player["name"] == view["current"]
-        board.can_skip = view["step"] == "move"
-        board.note = (
-            "Advanced moves: 1 parachute, one space along row or column; 2, along row or column; "
-            "3, diagonally; 4, any line. Tiles may pass over tiles."
-            if view["advanced"]
-            else "Moves: along a row, column or diagonal, over other tiles if need be."
-        )
-        board.hint = self._hint(view)
-
-    def _hint(self, view: View) -> str:
-        outcome = self.session.outcome
-        if outcome is not None:
-            return outcome.detail
-        who = view["current"]
-        if view["step"] == "mark":
-            if not view["tiles"]:
-                return f"{who}: tap a skydiver on the first tile to place it with a parachute."
-            extra = ", or one in a faint space to add a tile" if view["open_spaces"] else ""
-            return f"{who}: tap a free skydiver to give it a parachute{extra}."
-        if self.selected is not None:
-            return "Tap a lit space to move the tile there, or the tile again to let it go."
-        if view["moves"]:
-            return f"{who}: tap a tile to move it (outlined ones can), or Skip."
-        return f"{who}: no tile can move now; tap Skip."
+        for seat, player in enumerate(shown.players):
+            row: QuinquePlayerRow = board.ids[f"player{seat}"]
+            row.name, row.counts, row.active = player.name, player.counts, player.active
+            row.colour = self._colour(seat)
+        board.can_skip = shown.can_skip
+        board.note = shown.note
+        board.hint = shown.hint
 
     def _centre(self) -> None:
         scroller = self.board.ids.scroller
         scroller.scroll_x = scroller.scroll_y = 0.5
 
-    # -- taps -----------------------------------------------------------------------------
+    # -- taps, answered by the presenter ---------------------------------------------------
 
-    def touch_skydiver(self, at: Pos, corner: str) -> None:
-        """A tap on a skydiver: mark it (or add its tile) in the first part of a turn, else pick its tile."""
-        view = self._view
-        player = view.get("current")
-        if view.get("step") == "move":
-            self.touch_tile(at)
-            return
-        placed = any(tuple(t["at"]) == at for t in view["tiles"])
-        kind = "mark" if placed else "add"
-        self.send({"type": kind, "player": player, "tile": list(at), "skydiver": corner})
-
-    def touch_tile(self, at: Pos) -> None:
-        """Select the tile to move (or let it go); say why when it cannot move."""
-        tile = next((t for t in self._view["tiles"] if tuple(t["at"]) == at), None)
-        if tile is None:
-            return
-        if self.selected == at:
-            self.selected = None
-        elif tile["stays"] is not None:
-            self.selected = None
-            self.say(tile["stays"], error=True)
-        else:
-            self.selected = at
-            self.say("")
-        self.board.hint = self._hint(self._view)
-        self._redraw()
+    def touch_skydiver(self, at: Pos, corner: Corner) -> None:
+        """A tap on a skydiver: mark it (or add its tile) in the first part of a turn, else choose its tile."""
+        if self.shown is not None:
+            self._follow(self.shown.tap_skydiver(at, corner))
 
     def touch_space(self, at: Pos) -> None:
-        """A tap on an empty space: move the selected tile there (the rules may refuse, with a reason)."""
-        if self.selected is None:
-            self.say("Tap the tile you want to move first, then where it goes.")
-            return
-        start, self.selected = self.selected, None
-        if not self.send({"type": "move", "player": self._view["current"], "from": list(start), "to": list(at)}):
-            self._redraw()
+        """A tap on an empty space: move the chosen tile there (the rules may refuse, with a reason)."""
+        if self.shown is not None:
+            self._follow(self.shown.tap_space(at))
 
     def skip(self) -> None:
         """End the turn without moving a tile."""
-        self.selected = None
-        self.send({"type": "skip", "player": self._view.get("current")})
+        if self.shown is not None:
+            self._follow(self.shown.skip())
+
+    def _follow(self, tap: Tap) -> None:
+        self.selected = tap.chosen
+        if tap.say is not None:
+            self.say(tap.say, error=tap.error)
+        if tap.action is not None:
+            self.send(tap.action)  # a refusal's sentence goes to the banner
+        self._present()
 
 
-def _spot_size() -> float:
-    return dp(50)
-
-
-def _initials(names: list[str]) -> dict[str, str]:
-    """A letter per player, shown on their parachutes (two letters if both names start alike)."""
-    firsts = [n[:1].upper() for n in names]
-    if len(set(firsts)) == len(firsts):
-        return dict(zip(names, firsts, strict=True))
-    return {n: n[:2].title() for n in names}
+SCREEN = QuinqueScreen

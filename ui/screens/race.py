@@ -1,8 +1,9 @@
 """Who goes first? The water race on the players' buttons (or the previous loser's choice).
 
-The screen only shows what the race controller hands it and sends one
-action: the winner's (or the previous loser's) ``choose_first``, through the
-session, as the game's first action. The race itself (timing, false starts,
+The screen only shows what the race controller hands it, as the presenter
+(`ui.presenters.race`) words it, and sends one action: the winner's (or the
+previous loser's) ``choose_first``, through the session, as the game's first
+action. The race itself (timing, false starts,
 ties) is `companion.race`; the buttons are `hardware.race_buttons`. Snapshots
 arrive through the dispatcher on the UI thread; nothing here runs on
 gpiozero's threads.
@@ -15,7 +16,6 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
@@ -23,12 +23,13 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Stri
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.screenmanager import Screen
-from kivy.utils import get_color_from_hex
 
 from companion.dispatch import Dispatcher, immediate
 from companion.game import Refusal
-from companion.race import Phase, choose_first, first_choice, format_ms
-from ui.screens import load_kv
+from companion.race import choose_first, first_choice
+from ui import theme
+from ui.kv import beside, load_kv
+from ui.presenters import race as presenter
 
 if TYPE_CHECKING:
     from companion.session import Session
@@ -38,11 +39,7 @@ if TYPE_CHECKING:
     from ui.widgets.table_hardware import TableHardwarePanel
 
 log = logging.getLogger(__name__)
-_HERE = Path(__file__).parent
-
-GO_COLOUR = (0.40, 0.90, 0.45, 1)
-WARN_COLOUR = (1.0, 0.72, 0.30, 1)
-TEXT_COLOUR = (0.95, 0.95, 0.95, 1)
+KV = beside(__file__)
 
 
 class RacerCard(BoxLayout):
@@ -69,7 +66,7 @@ class RaceScreen(Screen):
     """The water race, or the previous loser's choice, ending in the game's ``choose_first``."""
 
     headline = StringProperty("")
-    headline_colour = ListProperty(list(TEXT_COLOUR))
+    headline_tone = StringProperty("text")  # "text", "warn" or "go": the theme colours it
     detail = StringProperty("")
     mode = StringProperty("")  # "loser", "test", "countdown", "set", "go", "done", "no race"
     simulated = BooleanProperty(False)
@@ -85,7 +82,7 @@ class RaceScreen(Screen):
         timing: Mapping[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
-        load_kv(_HERE / "race.kv")
+        load_kv(KV)
         super().__init__(name="race", **kwargs)
         self.session = session
         self.table = table
@@ -102,7 +99,7 @@ class RaceScreen(Screen):
         self._last_version = 0
         self.snapshot: RaceSnapshot | None = None
         self.players = [p.name for p in session.options.players]
-        self.colours = {p.name: get_color_from_hex(p.colour) for p in session.options.players}
+        self.colours = {p.name: theme.rgba(p.colour) for p in session.options.players}
         self.cards: list[RacerCard] = []
         self.action_buttons: dict[str, RaceAction] = {}
         offer = first_choice(table.store.finished(), self.players, session.rules.name)
@@ -114,14 +111,7 @@ class RaceScreen(Screen):
     # -- the previous loser chooses ----------------------------------------------------------
 
     def show_loser_choice(self, chooser: str, sentence: str) -> None:
-        self.mode = "loser"
-        self.headline = f"{chooser} chooses who goes first"
-        self.headline_colour = list(TEXT_COLOUR)
-        self.detail = f"{sentence} Or race for it."
-        self._show_cards()
-        for card in self.cards:
-            card.note_text = "Lost the last game: chooses" if card.name == chooser else ""
-        self._choices(chooser, "loser", extra=[("race_instead", "Race for it", self.race_for_it, False)])
+        self._present(presenter.loser_chooses(self.players, chooser, sentence))
 
     # -- the race ---------------------------------------------------------------------------------
 
@@ -129,10 +119,7 @@ class RaceScreen(Screen):
         """Switch to the race: test mode first (live button states), then Start."""
         if self.controller is None and not self._open_race():
             return
-        self.mode = "test"
-        self._show_cards()
-        for card in self.cards:
-            card.note_text = ""
+        self._present(presenter.testing(self.players))
         if self.controller is not None:
             self.controller.refresh()
 
@@ -195,11 +182,7 @@ class RaceScreen(Screen):
         self.panel.start()
 
     def _no_race(self, sentence: str) -> None:
-        self.mode = "no race"
-        self.headline = "Who goes first?"
-        self.detail = sentence
-        self._show_cards()
-        self._table_choice()
+        self._present(presenter.no_race(self.players, sentence))
 
     def _refresh_test_mode(self) -> None:
         # Settles a tap shorter than the debounce time, so the live state never sticks.
@@ -227,52 +210,19 @@ class RaceScreen(Screen):
             return
         self._last_version = snapshot.version
         self.snapshot = snapshot
-        race = snapshot.race
-        for index, card in enumerate(self.cards):
-            self._show_card(card, snapshot, index)
-        if race.phase is Phase.ARMED:
-            self.mode = "test"
-            self.headline_colour = list(WARN_COLOUR if race.notice.startswith("False start") else TEXT_COLOUR)
-            if race.notice.startswith("False start") or "too early" in race.notice:
-                self.headline = "False start!"
-            else:
-                self.headline = "Ready? Tap Start" if not snapshot.problems else "Press your buttons to test them"
-            parts = [race.notice] if race.notice else []
-            parts += list(snapshot.problems)
-            if not parts:
-                parts = ["Both buttons work. GO comes after 3, 2, 1 and a short random wait."]
-            self.detail = " ".join(parts)
-            self._actions([("start", "Start", self.start, True, bool(snapshot.problems))])
-        elif race.phase is Phase.COUNTDOWN:
-            self.mode = "countdown"
-            self.headline = str(race.count)
-            self.headline_colour = list(TEXT_COLOUR)
-            self.detail = "Glasses ready. Press only when your glass is empty!"
-            self._actions([("stop", "Stop", self.stop_race, False, False)])
-        elif race.phase is Phase.SET:
-            self.mode = "set"
-            self.headline = "Wait for it…"
-            self.headline_colour = list(TEXT_COLOUR)
-            self._actions([("stop", "Stop", self.stop_race, False, False)])
-        elif race.phase is Phase.GO:
-            self.mode = "go"
-            self.headline = "GO!"
-            self.headline_colour = list(GO_COLOUR)
-            self.detail = "Drink! Press your button the moment your glass is empty."
-            self._actions([("stop", "Stop (nobody else will press)", self.stop_race, False, False)])
-        elif race.result is not None:
-            self.mode = "done"
-            result = race.result
-            self.detail = result.sentence
-            if result.winner is None:
-                self.headline = "A tie!"
-                self.headline_colour = list(WARN_COLOUR)
-                self._actions([("again", "Race again", self.again, True, False)])
-            else:
-                self.headline = f"{result.winner} wins!"
-                self.headline_colour = list(GO_COLOUR)
-                self.detail = f"{result.sentence} {result.winner}, tap who goes first."
-                self._choices(result.winner, "race", extra=[("again", "Race again", self.again, False)])
+        self._present(presenter.present(snapshot))
+
+    def _present(self, shown: presenter.RaceShown) -> None:
+        """Copy what the presenter made onto the widgets."""
+        self.mode = shown.mode
+        self.headline = shown.headline
+        self.headline_tone = shown.tone
+        self.detail = shown.detail
+        self._show_cards()
+        for card, data in zip(self.cards, shown.cards, strict=False):
+            card.state_text, card.time_text, card.note_text = data.state_text, data.time_text, data.note_text
+            card.pressed, card.winner = data.pressed, data.winner
+        self._actions(shown.controls)
 
     def _show_cards(self) -> None:
         if self.cards:
@@ -282,80 +232,45 @@ class RaceScreen(Screen):
             self.cards.append(card)
             self.ids.cards.add_widget(card)
 
-    def _show_card(self, card: RacerCard, snapshot: RaceSnapshot, index: int) -> None:
-        race = snapshot.race
-        name = card.name
-        pressed = snapshot.pressed[index] if index < len(snapshot.pressed) else False
-        checked = snapshot.checked[index] if index < len(snapshot.checked) else False
-        card.pressed = pressed
-        if race.phase is Phase.ARMED:
-            card.state_text = "Button: DOWN" if pressed else ("Button: up" if checked else "Button: not tested yet")
-        else:
-            card.state_text = "Button: DOWN" if pressed else "Button: up"
-        time_ms = race.result.time_ms(name) if race.result is not None else race.time_ms(name)
-        if time_ms is not None:
-            card.time_text = format_ms(time_ms)
-        elif race.phase is Phase.GO:
-            card.time_text = "drinking…"
-        elif race.phase is Phase.DONE and race.result is not None and race.result.how != "false starts":
-            card.time_text = "no press"
-        else:
-            card.time_text = ""
-        false_starts = race.false_starts_by(name)
-        if name in race.out:
-            card.note_text = "Out: two false starts"
-        elif false_starts:
-            card.note_text = "1 false start (one more loses)"
-        else:
-            card.note_text = ""
-        card.winner = race.result is not None and race.result.winner == name
-
     # -- the action row -------------------------------------------------------------------------------
 
-    def _actions(self, buttons: list[tuple[str, str, Callable[[], None], bool, bool]]) -> None:
-        """Replace the action row: (key, text, callback, accent, disabled) per button."""
-        if [(key, text) for key, text, *_rest in buttons] == [(k, b.text) for k, b in self.action_buttons.items()]:
-            for key, _text, callback, accent, disabled in buttons:  # same buttons: update, never replace under a finger
-                shown = self.action_buttons[key]
-                shown.callback, shown.accent, shown.disabled = callback, accent, disabled
+    def _callback(self, control: presenter.Control) -> Callable[[], None]:
+        if control.action is not None:
+            action = control.action
+            return lambda: self._send_choice(action)
+        return {"start": self.start, "stop": self.stop_race, "again": self.again, "race_instead": self.race_for_it}[
+            control.key
+        ]
+
+    def _actions(self, controls: Sequence[presenter.Control]) -> None:
+        """Replace the action row with `controls` (same buttons: update them, never replace under a finger)."""
+        if [(c.key, c.text) for c in controls] == [(k, b.text) for k, b in self.action_buttons.items()]:
+            for control in controls:
+                shown = self.action_buttons[control.key]
+                shown.callback, shown.accent, shown.disabled = self._callback(control), control.accent, control.disabled
             return
         row = self.ids.actions
         row.clear_widgets()
         self.action_buttons = {}
-        for key, text, callback, accent, disabled in buttons:
-            button = RaceAction(text=text, accent=accent, disabled=disabled)
-            button.callback = callback
+        for control in controls:
+            button = RaceAction(text=control.text, accent=control.accent, disabled=control.disabled)
+            button.callback = self._callback(control)
             button.bind(on_release=lambda b: b.callback())
-            self.action_buttons[key] = button
+            self.action_buttons[control.key] = button
             row.add_widget(button)
-
-    def _choices(
-        self, chooser: str, how: str, *, extra: Sequence[tuple[str, str, Callable[[], None], bool]] = ()
-    ) -> None:
-        buttons: list[tuple[str, str, Callable[[], None], bool, bool]] = [
-            (f"first:{name}", f"{name} goes first", lambda n=name: self.choose(n, chooser, how), True, False)
-            for name in self.players
-        ]
-        buttons += [(key, text, cb, accent, False) for key, text, cb, accent in extra]
-        self._actions(buttons)
-
-    def _table_choice(self) -> None:
-        self._actions(
-            [
-                (f"first:{name}", f"{name} goes first", lambda n=name: self.choose(n, n, "table"), True, False)
-                for name in self.players
-            ]
-        )
 
     # -- the choice: the game's first action ----------------------------------------------------------
 
     def choose(self, player: str, chosen_by: str, how: str) -> bool:
         """Send ``choose_first`` through the session; back to the game if it is accepted."""
+        return self._send_choice(choose_first(player, chosen_by, how))
+
+    def _send_choice(self, action: Mapping[str, Any]) -> bool:
         try:
-            self.session.act(choose_first(player, chosen_by, how))
+            self.session.act(dict(action))
         except Refusal as refusal:
             self.detail = str(refusal)
-            self.headline_colour = list(WARN_COLOUR)
+            self.headline_tone = "warn"
             return False
         self.close()
         self._on_done()

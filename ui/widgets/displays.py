@@ -13,7 +13,6 @@ runs in the UI thread. Nothing here shows a secret: only names and states.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 from kivy.core.window import Window
@@ -25,21 +24,20 @@ from kivy.uix.button import Button
 from kivy.uix.popup import Popup
 
 from hardware.display.hub import DisplayState, DisplayStatus
+from ui import kv, theme
 
-KV = Path(__file__).with_suffix(".kv")
+KV = kv.beside(__file__)
 
 _COLOURS = {
-    DisplayState.CONNECTED: (0.40, 0.80, 0.45, 1),
-    DisplayState.UNPLUGGED: (1.0, 0.72, 0.30, 1),
-    DisplayState.UNPAIRED: (0.65, 0.68, 0.74, 1),
+    DisplayState.CONNECTED: theme.CONNECTED,
+    DisplayState.UNPLUGGED: theme.UNPLUGGED,
+    DisplayState.UNPAIRED: theme.UNPAIRED,
 }
 
 
 def load_kv() -> None:
     """Load this module's rules (once)."""
-    from ui.screens import load_kv as load
-
-    load(KV)
+    kv.load_kv(KV)
 
 
 def spaced(code: str) -> str:

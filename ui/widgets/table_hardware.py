@@ -11,7 +11,6 @@ race → screen. The lights show the LED and buzzer pins' states as they are.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 from kivy.clock import Clock
@@ -21,7 +20,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.widget import Widget
 
-from ui.screens import load_kv
+from ui import theme
+from ui.kv import beside, load_kv
 
 KEYS: tuple[tuple[tuple[int, str], ...], ...] = (
     ((97, "A"), (304, "left Shift")),  # the first seat
@@ -29,7 +29,7 @@ KEYS: tuple[tuple[tuple[int, str], ...], ...] = (
 )
 """Kivy key codes (and their names) that press each seat's simulated race button."""
 
-_HERE = Path(__file__).parent
+KV = beside(__file__)
 
 
 def key_names(index: int) -> str:
@@ -95,7 +95,7 @@ class Lamp(Widget):
     """A round indicator: an LED in a button, or the buzzer."""
 
     lit = BooleanProperty(False)
-    colour = ListProperty([1.0, 0.85, 0.2, 1.0])
+    colour = ListProperty(list(theme.LAMP_ON))
 
 
 class TableHardwarePanel(BoxLayout):
@@ -109,7 +109,7 @@ class TableHardwarePanel(BoxLayout):
     buzzing = BooleanProperty(False)
 
     def __init__(self, buttons: Any, names: Sequence[str], **kwargs: Any) -> None:
-        load_kv(_HERE / "table_hardware.kv")
+        load_kv(KV)
         self.buttons = buttons
         super().__init__(**kwargs)
         self.sim_buttons: list[SimulatedButton] = []

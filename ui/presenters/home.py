@@ -1,0 +1,119 @@
+"""What the home screen shows: the games (from the registry), seats and their colours, resume and results.
+
+Plain Python, tested without a window. Nothing here names a game: the list
+comes from `companion.games` (each game's name and title), and a game that
+lets the table pick a variant on the home screen says so in its own
+presenter, ``ui/presenters/<game>.py``, as ``HOME_VARIANT = Variant(...)``.
+So a new game appears here with no edit to this file or to the home screen.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion import games
+from companion.games import names
+from ui.presenters import Variant, format_clock, module_name
+from ui.theme import SEAT_COLOURS
+
+MAX_SEATS = len(SEAT_COLOURS)
+MIN_SEATS = 2
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One game on the home screen: its button's words, and its variant toggle if it has one."""
+
+    game: str
+    title: str
+    seats: str
+    variant: Variant | None = None
+
+
+def seats_text(low: int, high: int) -> str:
+    """``"2 players"`` or ``"2–4 players"``."""
+    return f"{low} players" if low == high else f"{low}–{high} players"
+
+
+def variant_of(game: str) -> Variant | None:
+    """The home-screen variant of `game`: its presenter's ``HOME_VARIANT``, if it declares one."""
+    try:
+        module = importlib.import_module(f"ui.presenters.{module_name(game)}")
+    except ModuleNotFoundError as missing:
+        if missing.name != f"ui.presenters.{module_name(game)}":
+            raise
+        module = None
+    declared = getattr(module, "HOME_VARIANT", None)
+    return declared if isinstance(declared, Variant) else None
+
+
+def game_entries() -> list[GameEntry]:
+    """Every game in the registry, in its order; a game whose rules have not landed yet is left out."""
+    entries = []
+    for name in names():
+        try:
+            rules = games.game(name)
+        except (ImportError, AttributeError):
+            continue
+        seats = seats_text(rules.min_players, rules.max_players)
+        entries.append(GameEntry(name, rules.title, seats, variant_of(name)))
+    return entries
+
+
+def title_of(game: str) -> str:
+    """What the table calls `game` (its name, if it is no longer known)."""
+    try:
+        return games.game(game).title
+    except (LookupError, ImportError, AttributeError):
+        return game
+
+
+# -- seats -----------------------------------------------------------------------------------
+
+
+def free_colour(taken: Iterable[str]) -> str:
+    """The first seat colour nobody has (the first one if all are taken)."""
+    used = set(taken)
+    return next((c for c in SEAT_COLOURS if c not in used), SEAT_COLOURS[0])
+
+
+def next_colour(current: str, taken: Iterable[str]) -> str:
+    """The colour after `current` that nobody else has (`current` itself if there is none)."""
+    used = set(taken)
+    start = SEAT_COLOURS.index(current) if current in SEAT_COLOURS else -1
+    for step in range(1, len(SEAT_COLOURS) + 1):
+        candidate = SEAT_COLOURS[(start + step) % len(SEAT_COLOURS)]
+        if candidate not in used:
+            return candidate
+    return current
+
+
+# -- resume, wins and history ----------------------------------------------------------------------
+
+
+def _player_names(options: Mapping[str, Any]) -> str:
+    return ", ".join(p["name"] for p in options.get("players", []))
+
+
+def resume_line(record: Any, moves: int) -> str:
+    """``"Quinque with Ann, Bo: 12 moves, 3:04 played"`` for the unfinished game `record`."""
+    players = _player_names(record.options)
+    return f"{title_of(record.game)} with {players}: {moves} moves, {format_clock(record.elapsed)} played"
+
+
+def wins_line(wins: Mapping[str, int], *, most: int = 8) -> str:
+    return "   ".join(f"{name} {count}" for name, count in list(wins.items())[:most]) or "No games yet."
+
+
+def history_text(records: Sequence[Any]) -> str:
+    """Finished games, newest first, one line each (Kivy markup)."""
+    lines = []
+    for game in records:
+        winners = ", ".join((game.outcome or {}).get("winners", []))
+        result = f"won by {winners}" if winners else "a tie"
+        players = _player_names(game.options)
+        lines.append(f"[b]{title_of(game.game)}[/b]  {players}: {result}, {format_clock(game.elapsed)}")
+    return "\n".join(lines) or "No finished games yet."

@@ -1,0 +1,323 @@
+"""What the Quark screen shows, and the actions its taps send: plain Python, tested without a window.
+
+`present` turns Quark's public view into a `QuarkShown`: the live table's
+rows, the supplies, the warnings, whose turn and how far into it, and at the
+end the scores. The details popups ask here too: which ranks an annihilation
+offers, what a creation would cost before it is confirmed (`preview_creation`
+asks the rules, never guesses), and what the hand count at the end of a turn
+means. Every tap becomes a typed action of `companion.games.quark.rules`.
+
+Colours are asked for by meaning (``note_tone``) or are the players' own
+(their hex colour from the session's options); the theme paints them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from companion.game import TIE, View
+from companion.games.quark import views
+from companion.games.quark.rules import Annihilate, Create, Decay, DiscardDraw, Draw, EndTurn, Transform, plural
+from companion.games.quark.state import DECKS, HAND_LIMIT, PAIR, PARTICLE_CARDS, PARTICLES, SOURCES, Source
+
+if TYPE_CHECKING:
+    from companion.session import Session
+
+
+# -- the live table and the scores ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """One player's line in the live table (numbers as the cells show them)."""
+
+    name: str
+    colour: str | None  # the player's own colour (hex), or None: the theme's text colour
+    energy: str
+    protons: str
+    neutrons: str
+    particles: str
+    hand: str
+    decayed: str  # "+2 decayed", or "" with none
+    score: str
+    atom: str  # the atom they would build if it ended now, or ""
+    current: bool
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    """One player's line on the scoring screen."""
+
+    name: str
+    colour: str | None
+    particles: str
+    atom: str  # "Lithium 90" or "no atom"
+    leftover: str
+    total: str
+    winner: bool
+
+
+@dataclass(frozen=True)
+class AtomLine:
+    """One atom of the table's atom table, and where its points come from."""
+
+    text: str
+    note: str = ""  # e.g. "(from your config file)"
+    note_tone: str = ""  # "warn" for points that are only our default; "" for the line's own colour
+
+
+@dataclass(frozen=True)
+class RankChoice:
+    """One button of the annihilation popup."""
+
+    rank: str
+    text: str  # "TOP   +8 energy"
+
+
+@dataclass(frozen=True)
+class QuarkShown:
+    """Everything the Quark screen shows at one moment."""
+
+    over: bool
+    player: str  # whose turn it is ("" once the game is over): every popup acts for them
+    actions_left: int
+    turn_text: str
+    warning: str
+    supplies: str
+    decks: str
+    rows: tuple[PlayerRow, ...]
+    quark_deck: int  # cards face down and face up beside the quark deck, for the draw popups
+    quark_row: int
+    hand: int  # the current player's cards by our count: the end-of-turn popup starts from it
+    decayed: int  # the current player's decayed cards
+    ranks: tuple[str, ...]  # the ladder, lowest first
+    rank_choices: tuple[RankChoice, ...]
+    verdict: str = ""
+    scores: tuple[ScoreRow, ...] = ()
+    atoms: tuple[AtomLine, ...] = ()
+
+    @property
+    def annihilate_decayed_most(self) -> int:
+        """How many of a pair's cards may come from the decayed ones."""
+        return min(PAIR, self.decayed)
+
+    @property
+    def create_decayed_most(self) -> int:
+        """How many of a creation's cards may come from the decayed ones."""
+        return min(max(PARTICLES.values()), self.decayed)
+
+    @property
+    def transform_sources(self) -> tuple[str, ...]:
+        """Ranks a card may be turned from: a card turns upward only, so never the top one."""
+        return self.ranks[:-1]
+
+    @property
+    def transform_targets(self) -> tuple[str, ...]:
+        """Ranks a card may be turned into: never the lowest."""
+        return self.ranks[1:]
+
+
+def present(view: View, colours: Mapping[str, str] | None = None) -> QuarkShown:
+    """The public `view` as the screen shows it; `colours` are the players' own, by name."""
+    colours = colours or {}
+    current = view["current"] or ""
+    me = next((p for p in view["players"] if p["name"] == current), None)
+    bank, decks = view["bank"], view["decks"]
+    supplies = f"Bank: {bank['energy']} energy · {bank['protons']} protons · {bank['neutrons']} neutrons"
+    if view["bank_empty"]:
+        supplies += "  (the energy bank is empty)"
+    warnings = [view["end"]["sentence"]] if view["end"] else []
+    warnings += [text for text in (view["reminder"], view["notice"]) if text]
+    energy = view["annihilation_energy"]
+    shown = QuarkShown(
+        over=bool(view["over"]),
+        player=current,
+        actions_left=int(view["actions_left"]),
+        turn_text=_turn_text(current, int(view["actions_left"])),
+        warning="  ".join(warnings),
+        supplies=supplies,
+        decks="Decks: " + " · ".join(f"{name} {decks[name]['deck']} + {decks[name]['row']} up" for name in DECKS),
+        rows=tuple(_row(p, colours.get(p["name"]), p["name"] == current) for p in view["players"]),
+        quark_deck=int(decks["quark"]["deck"]),
+        quark_row=int(decks["quark"]["row"]),
+        hand=int(me["hand"]) if me else 0,
+        decayed=int(me["decayed"]) if me else 0,
+        ranks=tuple(view["ranks"]),
+        rank_choices=tuple(RankChoice(r, f"{r.upper()}   +{energy[r]} energy") for r in view["ranks"]),
+    )
+    if not shown.over:
+        return shown
+    return _with_scores(shown, view, colours)
+
+
+def _turn_text(current: str, left: int) -> str:
+    """The top bar says whose turn it is; this also says how far into the turn they are."""
+    if not current:
+        return "Game over"
+    if left:
+        return f"{current} to play: {plural(left, 'action')} left"
+    return f"{current}: both actions taken, end the turn"
+
+
+def _row(player: Mapping[str, Any], colour: str | None, current: bool) -> PlayerRow:
+    decayed = int(player["decayed"])
+    return PlayerRow(
+        name=player["name"],
+        colour=colour,
+        energy=str(player["energy"]),
+        protons=str(player["protons"]),
+        neutrons=str(player["neutrons"]),
+        particles=str(player["particle_points"]),
+        hand=str(player["hand"]),
+        decayed=f"+{decayed} decayed" if decayed else "",
+        score=str(player["score_now"]),
+        atom=player["atom_now"] or "",
+        current=current,
+    )
+
+
+def _with_scores(shown: QuarkShown, view: View, colours: Mapping[str, str]) -> QuarkShown:
+    outcome = view["outcome"] or {}
+    winners = set(outcome.get("winners", []))
+    detail = outcome.get("detail", "")
+    scores = tuple(
+        ScoreRow(
+            name=entry["player"],
+            colour=colours.get(entry["player"]),
+            particles=str(entry["particle_points"]),
+            atom=f"{entry['atom']['name']} {entry['atom']['points']}" if entry["atom"] else "no atom",
+            leftover=str(entry["leftover_energy"]),
+            total=str(entry["total"]),
+            winner=entry["player"] in winners,
+        )
+        for entry in view["scores"]
+    )
+    return replace(
+        shown,
+        verdict=f"A tie: {detail}" if outcome.get("reason") == TIE else detail,
+        scores=scores,
+        atoms=tuple(_atom_line(atom) for atom in view["atoms"]),
+    )
+
+
+def _atom_line(atom: Mapping[str, Any]) -> AtomLine:
+    text = (
+        f"{atom['name']} ({plural(atom['protons'], 'proton')}, {plural(atom['neutrons'], 'neutron')}, "
+        f"{atom['electrons']} energy): {atom['points']} points"
+    )
+    if atom["points_from"] == "default":
+        return AtomLine(text, "(our default: set it from your Atom cards)", "warn")
+    if atom["points_from"] == "config":
+        return AtomLine(text, "(from your config file)")
+    return AtomLine(text)
+
+
+# -- the taps --------------------------------------------------------------------------------------
+
+
+def _source(word: str) -> Source:
+    return next(source for source in SOURCES if source == word)
+
+
+def draw(player: str, source: str) -> Draw:
+    """A draw from `source`: ``"blind"`` or ``"row"``."""
+    return Draw(player, _source(source))
+
+
+def discard_draw(player: str, first: str, second: str) -> DiscardDraw:
+    """Discard one, then draw from `first` and `second` (each ``"blind"`` or ``"row"``)."""
+    return DiscardDraw(player, (_source(first), _source(second)))
+
+
+def decay(player: str) -> Decay:
+    return Decay(player)
+
+
+def annihilate(player: str, rank: str, decayed: int = 0) -> Annihilate:
+    return Annihilate(player, rank, int(decayed))
+
+
+def end_turn(player: str, hand: int) -> EndTurn:
+    """The end of the turn, with the hand count the player confirmed."""
+    return EndTurn(player, int(hand))
+
+
+# -- the creation popup ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Creation:
+    """What the creation popup has chosen so far ("" where nothing is chosen yet)."""
+
+    particle: str = ""
+    points: int = 0
+    source: str = ""  # turn a card from this rank...
+    target: str = ""  # ...into this one
+    decayed: int = 0
+
+    @property
+    def has_points(self) -> bool:
+        """Whether the particle is a card with points printed on it (a baryon or a meson)."""
+        return self.particle in PARTICLE_CARDS
+
+    def action(self, player: str) -> Create:
+        """The create action these choices make (the particle must be chosen)."""
+        particle = next(p for p in PARTICLES if p == self.particle)
+        transform = Transform(self.source, self.target) if self.source or self.target else None
+        points = int(self.points) if self.has_points else None
+        return Create(player, particle, points=points, transform=transform, decayed=int(self.decayed))
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What a creation would do, in one sentence, and whether it may be confirmed."""
+
+    text: str
+    allowed: bool
+
+
+CHOOSE_A_PARTICLE = Preview("Choose what to create.", False)
+TRANSFORM_BOTH_ENDS = Preview("A transformation needs a card to turn (from) and what it becomes (to).", False)
+
+
+def preview_creation(session: Session, player: str, creation: Creation) -> Preview:
+    """The rules' answer before the player confirms: the refusal, or what the creation does and costs."""
+    if creation.particle not in PARTICLES:
+        return CHOOSE_A_PARTICLE
+    if bool(creation.source) != bool(creation.target):
+        return TRANSFORM_BOTH_ENDS
+    action = creation.action(player)
+    refusal = session.refusal(action)
+    if refusal is not None:
+        return Preview(refusal, False)
+    # Quark's rules answer "what would this do" (the engine's entry knows only the shared questions).
+    events = session.game.rules.preview(session.state, action)  # type: ignore[attr-defined]
+    return Preview(views.describe(events[0], session.state.atoms) if events else "", True)
+
+
+# -- the end-of-turn popup ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandCheck:
+    """The hand count at the end of a turn, against the limit."""
+
+    reminder: str
+    over_limit: bool
+
+
+def hand_check(hand: int) -> HandCheck:
+    """What the end-of-turn popup says about `hand` cards."""
+    over = int(hand) - HAND_LIMIT
+    if over > 0:
+        return HandCheck(
+            f"Over the limit: discard {plural(over, 'card')} down to {HAND_LIMIT}, then end the turn.", True
+        )
+    return HandCheck(f"{plural(int(hand), 'card')} in hand: within the limit of {HAND_LIMIT}.", False)
+
+
+def ranks_text(ranks: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """``(rank, words)`` pairs for a row of rank toggles: ``("up", "UP")``."""
+    return tuple((rank, rank.upper()) for rank in ranks)
