@@ -18,11 +18,10 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from companion.game import Options
 from companion.session import Session
 from companion.store import Store
+from tests.support import xvfb_display
 
 HERE = Path(__file__).parent
 
@@ -39,22 +38,6 @@ def line(label: str, value: str, baseline: str = "", ratio: float | None = None,
 
 
 # -- start-up and memory ----------------------------------------------------------
-
-
-def _xvfb() -> subprocess.Popen[bytes] | None:
-    if os.environ.get("DISPLAY"):
-        return None
-    read, write = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        pass_fds=(write,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        os.environ["DISPLAY"] = ":" + pipe.readline().strip()
-    return server
 
 
 def _first_frame(which: Sequence[str], home: str) -> tuple[float, int]:
@@ -81,20 +64,18 @@ def _first_frame(which: Sequence[str], home: str) -> tuple[float, int]:
 
 
 def startup(rounds: int = 7) -> list[str]:
-    server = _xvfb()
     home = tempfile.mkdtemp(prefix="bench-home-")
     try:
-        db = str(Path(home) / "games.db")
-        _first_frame(["hello"], home)  # warm the file cache for both
-        _first_frame(["companion", "--db", db], home)
-        hello, ours = [], []
-        for _ in range(rounds):  # interleaved, so drift hits both alike
-            hello.append(_first_frame(["hello"], home))
-            ours.append(_first_frame(["companion", "--db", db], home))
+        with xvfb_display():  # the DISPLAY already set, or an Xvfb of our own for the while
+            db = str(Path(home) / "games.db")
+            _first_frame(["hello"], home)  # warm the file cache for both
+            _first_frame(["companion", "--db", db], home)
+            hello, ours = [], []
+            for _ in range(rounds):  # interleaved, so drift hits both alike
+                hello.append(_first_frame(["hello"], home))
+                ours.append(_first_frame(["companion", "--db", db], home))
     finally:
         shutil.rmtree(home, ignore_errors=True)
-        if server:
-            server.terminate()
     t_hello = statistics.median(t for t, _ in hello)
     t_ours = statistics.median(t for t, _ in ours)
     m_hello = statistics.median(m for _, m in hello)
@@ -112,39 +93,13 @@ def startup(rounds: int = 7) -> list[str]:
 # -- the log --------------------------------------------------------------------------
 
 
-class _Tally:
-    """A bench-only game: every action is one event adding a die to a total."""
-
-    name, title, min_players, max_players = "bench-tally", "Tally", 1, 5
-
-    def setup(self, options: Options) -> tuple[int, int]:
-        return (0, 0)
-
-    def decide(self, state: Any, action: Any, dice: Any) -> list[dict[str, Any]]:
-        return [{"type": "added", "value": dice.roll(6), "note": action.get("note", "")}]
-
-    def evolve(self, state: tuple[int, int], event: Any) -> tuple[int, int]:
-        return (state[0] + 1, state[1] + event["value"])
-
-    def public_view(self, state: Any) -> dict[str, Any]:
-        return {"count": state[0], "total": state[1]}
-
-    def private_view(self, state: Any, player: str) -> dict[str, Any]:
-        return self.public_view(state)
-
-    def outcome(self, state: Any) -> None:
-        return None
-
-    def current_player(self, state: Any) -> None:
-        return None
-
-
 def log(replayed: int = 10_000) -> list[str]:
     """Fold a 10,000-event game again from the file, against just reading and parsing its rows."""
     from bench.bench_store import games_file
+    from bench.tally import GAME
     from companion.games import register
 
-    register(_Tally())  # type: ignore[arg-type]
+    register(GAME)
     folder = Path(tempfile.mkdtemp(prefix="bench-log-"))
     try:
         path = folder / "games.db"
@@ -168,7 +123,6 @@ def log(replayed: int = 10_000) -> list[str]:
 
 
 def main() -> None:
-    sys.path.insert(0, str(HERE.parent))
     print("Tabletop Companion benchmarks (ours vs a baseline from the same run)\n")
     for section in (startup, log):
         for text in section():

@@ -26,6 +26,7 @@ from gpiozero import Button
 from gpiozero.pins.mock import MockFactory
 
 from hardware.race_buttons import RaceButtons, RaceController
+from tests.support import ManualClock
 
 RACES = 10_000
 WARM_UP = 200
@@ -33,20 +34,9 @@ GOAL_NS = 1_000_000
 PINS = {"buttons": [17, 27], "leds": [22, 23], "buzzer": 24}
 
 
-class _VirtualClock:
-    def __init__(self) -> None:
-        self.now = 1_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
 @contextmanager
-def _virtual_clock() -> Iterator[_VirtualClock]:
-    clock = _VirtualClock()
+def _virtual_clock() -> Iterator[ManualClock]:
+    clock = ManualClock()
     real = gpiozero_mock.monotonic
     gpiozero_mock.monotonic = clock
     try:
@@ -55,7 +45,7 @@ def _virtual_clock() -> Iterator[_VirtualClock]:
         gpiozero_mock.monotonic = real
 
 
-def _bare(factory: MockFactory, clock: _VirtualClock, races: int) -> list[int]:
+def _bare(factory: MockFactory, clock: ManualClock, races: int) -> list[int]:
     """A plain gpiozero Button: drive_low() to its when_pressed callback."""
     fired = [0]
 
@@ -77,7 +67,7 @@ def _bare(factory: MockFactory, clock: _VirtualClock, races: int) -> list[int]:
     return latencies
 
 
-def _ours(factory: MockFactory, clock: _VirtualClock, races: int) -> list[int]:
+def _ours(factory: MockFactory, clock: ManualClock, races: int) -> list[int]:
     """The whole race path: drive_low() of the deciding press to the result at call_soon."""
     handed = [0]
 

@@ -22,7 +22,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.__main__ import _Tally, line
+from bench.__main__ import line
+from bench.tally import GAME as TALLY
 from companion.dice import RandomDice
 from companion.game import Options
 from companion.session import Session
@@ -37,7 +38,7 @@ APPENDS = 300
 def _appends(folder: Path) -> str:
     from companion.games import register
 
-    register(_Tally())  # type: ignore[arg-type]
+    register(TALLY)
     bare = sqlite3.connect(folder / "bare.db", isolation_level=None)
     bare.execute("PRAGMA journal_mode=WAL")
     bare.execute("PRAGMA synchronous=FULL")

@@ -13,8 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.codec import plain
 from companion.game import Options
 from companion.race import (
+    News,
     Phase,
     Race,
     RaceError,
@@ -156,6 +158,7 @@ def test_a_press_before_go_is_a_named_false_start_and_rearms(phase_steps: int) -
     race = race.press("Bo", 2.0)
     assert race.phase is Phase.ARMED
     assert race.false_starts_by("Bo") == 1
+    assert (race.news, race.news_about) == (News.FALSE_START, "Bo") and race.news.is_false_start
     assert race.notice == "False start by Bo! Once more and Bo loses the race."
 
 
@@ -181,7 +184,10 @@ def test_with_three_racers_a_double_false_start_puts_one_out_and_the_race_goes_o
     race = Race.new(["Ann", "Bo", "Cy"]).start(rng, at=1.0).press("Cy", 1.5)
     race = race.start(rng, at=3.0).press("Cy", 3.5)
     assert race.phase is Phase.ARMED and race.out == ("Cy",) and race.active == ("Ann", "Bo")
+    assert (race.news, race.news_about) == (News.OUT, "Cy") and race.news.is_false_start
+    assert race.notice == "Cy started too early twice and is out of this race."
     race = race.start(rng, at=5.0)
+    assert race.news is News.NONE and race.notice == ""
     while race.phase is Phase.COUNTDOWN:
         race = race.count_down()
     race = race.go(8.0).press("Cy", 8.1)  # out: ignored
@@ -197,6 +203,16 @@ def test_the_earliest_false_start_is_charged_even_when_reported_second() -> None
     assert "Bo" in race.notice
     after = race.press("Ann", 2.5)  # after the race had stopped: nobody else is charged
     assert after.false_starts_by("Ann") == 0
+
+
+def test_the_news_is_a_field_and_the_notice_its_sentence() -> None:
+    race = Race.new(["Ann", "Bo"])
+    assert (race.news, race.notice) == (News.NONE, "")
+    stopped = race.start(random.Random(1), at=1.0).stop()
+    assert (stopped.news, stopped.notice) == (News.STOPPED, "Race stopped.") and not stopped.news.is_false_start
+    done = press_all(racing(), [("Ann", 10.2), ("Bo", 10.3)])
+    assert done.news is News.RESULT and done.result is not None and done.notice == done.result.sentence
+    assert done.again().news is News.NONE
 
 
 # -- ties --------------------------------------------------------------------------------------------------
@@ -338,7 +354,8 @@ def test_the_choice_is_the_games_first_action_and_survives_a_restart(tmp_path: P
     with Store.open(tmp_path / "games.db") as store:
         resumed = Session.resume(store)
         assert resumed is not None
-        assert resumed.events == [{"type": "first_player_chosen", "player": "Bo", "chosen_by": "Ann", "how": "race"}]
+        chosen = {"type": "first_player_chosen", "player": "Bo", "chosen_by": "Ann", "how": "race"}
+        assert [plain(event) for event in resumed.events] == [chosen]
         assert resumed.current_player == "Bo"
 
 

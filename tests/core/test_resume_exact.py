@@ -8,7 +8,6 @@ same dice it would have got without one.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,18 +20,17 @@ from companion.game import Action, Options, RuleError
 from companion.games import names
 from companion.session import Session
 from companion.store import Store
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "games"))  # the games' tests keep `golden_scripts` there
-from golden_scripts import Golden, read, scripts
+from tests.support.golden import Golden, read, scripts
+from tests.support.tinygame import Roll, Rolled
 
 # -- the bug this file was written for, on the tiny game ------------------------------------------------
 
 
 def roll(player: str) -> Action:
-    return {"type": "roll", "player": player}
+    return Roll(player)
 
 
-def roll_three_and_undo_two(path: Path) -> tuple[int, list[dict[str, Any]]]:
+def roll_three_and_undo_two(path: Path) -> tuple[int, list[Rolled]]:
     """Ann, Bo and Ann roll; the last two rolls are undone; the store is closed (the plug is pulled)."""
     with Store.open(path) as store:
         session = Session.start(
@@ -46,24 +44,24 @@ def roll_three_and_undo_two(path: Path) -> tuple[int, list[dict[str, Any]]]:
 
 def test_a_restart_keeps_the_undone_moves_in_redo_order(tiny, tmp_path):
     game_id, (_, second, third) = roll_three_and_undo_two(tmp_path / "games.db")
-    assert second["value"] != third["value"], "the seed must make the two undone rolls tell apart"
+    assert second.value != third.value, "the seed must make the two undone rolls tell apart"
     with Store.open(tmp_path / "games.db") as store:
         resumed = Session.load(store, game_id, dice=RandomDice.seeded(1))
         assert [move.action for move in resumed.redo_moves] == [roll("Bo"), roll("Ann")]
         assert [move.events for move in resumed.redo_moves] == [(second,), (third,)]
-        assert [move.draws for move in resumed.redo_moves] == [((6, second["value"]),), ((6, third["value"]),)]
+        assert [move.draws for move in resumed.redo_moves] == [((6, second.value),), ((6, third.value),)]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_after_a_restart_the_next_roll_gets_the_first_undone_roll_s_dice(tiny, tmp_path, seed):
     game_id, (_, second, _) = roll_three_and_undo_two(tmp_path / "games.db")
     fresh = RandomDice.seeded(seed).roll(6)
-    assert fresh != second["value"], "only the tape, not these new dice, may give the right value"
+    assert fresh != second.value, "only the tape, not these new dice, may give the right value"
     with Store.open(tmp_path / "games.db") as store:
         resumed = Session.load(store, game_id, dice=RandomDice.seeded(seed))
         assert resumed.current_player == "Bo"
         assert list(resumed.act(roll("Bo"))) == [second]
-        assert resumed.moves[-1].draws == ((6, second["value"]),)
+        assert resumed.moves[-1].draws == ((6, second.value),)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -74,7 +72,7 @@ def test_after_a_restart_redo_puts_back_the_first_undone_roll(tiny, tmp_path, se
         assert resumed.redo()
         assert resumed.moves[-1].action == roll("Bo")
         assert resumed.moves[-1].events == (second,)
-        assert resumed.state.scores == (first["value"], second["value"])
+        assert resumed.state.scores == (first.value, second.value)
         assert [move.events for move in resumed.redo_moves] == [(third,)]
 
 

@@ -10,21 +10,12 @@ from companion.dice import RandomDice
 from companion.game import Options, RuleError, SetupError
 from companion.session import Session
 from companion.store import Store
-
-
-class FakeClock:
-    """Time we move by hand (the session takes any callable)."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.support import ManualClock
 
 
 def start(store, *names, seed=1, clock=None, **settings):
     return Session.start(
-        store, "tiny", Options.for_names(*names, **settings), dice=RandomDice.seeded(seed), clock=clock or FakeClock()
+        store, "tiny", Options.for_names(*names, **settings), dice=RandomDice.seeded(seed), clock=clock or ManualClock()
     )
 
 
@@ -60,18 +51,18 @@ def test_seats_are_checked_before_anything_is_written(tiny):
 
 def test_undo_never_rerolls(tiny):
     session = start(Store.in_memory(), "Ann", "Bo", seed=5)
-    first = session.act({"type": "roll", "player": "Ann"})[0]["value"]
+    first = session.act({"type": "roll", "player": "Ann"})[0].value
     session.undo()
-    again = session.act({"type": "roll", "player": "Ann"})[0]["value"]
+    again = session.act({"type": "roll", "player": "Ann"})[0].value
     assert again == first
 
 
 def test_undo_then_other_action_keeps_the_dice_for_the_next_roll(tiny):
     session = start(Store.in_memory(), "Ann", "Bo", seed=5)
-    rolled = session.act({"type": "roll", "player": "Ann"})[0]["value"]
+    rolled = session.act({"type": "roll", "player": "Ann"})[0].value
     session.undo()
     session.act({"type": "pass", "player": "Ann"})
-    assert session.act({"type": "roll", "player": "Bo"})[0]["value"] == rolled
+    assert session.act({"type": "roll", "player": "Bo"})[0].value == rolled
 
 
 def test_redo_restores_the_same_events(tiny):
@@ -113,7 +104,7 @@ def test_resume_finds_the_game_exactly_where_it_was(tiny, tmp_path):
 
 
 def test_finished_games_go_to_the_history_and_win_counts(tiny, tmp_path):
-    clock = FakeClock()
+    clock = ManualClock()
     with Store.open(tmp_path / "games.db") as store:
         session = start(store, "Ann", "Bo", target=1, clock=clock)
         clock.now += 90
@@ -129,7 +120,7 @@ def test_finished_games_go_to_the_history_and_win_counts(tiny, tmp_path):
 
 
 def test_the_clock_pauses(tiny):
-    clock = FakeClock()
+    clock = ManualClock()
     session = start(Store.in_memory(), "Ann", "Bo", clock=clock)
     clock.now += 10
     session.pause_clock()
@@ -141,7 +132,7 @@ def test_the_clock_pauses(tiny):
 
 
 def test_the_clock_survives_a_restart(tiny, tmp_path):
-    clock = FakeClock()
+    clock = ManualClock()
     with Store.open(tmp_path / "g.db") as store:
         session = start(store, "Ann", "Bo", clock=clock)
         clock.now += 42
@@ -175,7 +166,7 @@ actions = st.lists(
 @settings(max_examples=60, deadline=None)
 @given(script=actions, seed=st.integers(0, 2**16))
 def test_replay_equals_live_play(script, seed, tmp_path_factory):
-    from tinygame import registered
+    from tests.support.tinygame import registered
 
     registered()
     path = tmp_path_factory.mktemp("replay") / "g.db"
@@ -220,7 +211,7 @@ def test_an_abandoned_game_is_neither_resumed_nor_in_the_history(tiny):
 
 
 def test_undo_keeps_a_pause_the_table_chose_but_restarts_a_clock_stopped_by_the_end(tiny):
-    clock = FakeClock()
+    clock = ManualClock()
     session = start(Store.in_memory(), "Ann", "Bo", target=1, clock=clock)
     session.act({"type": "pass", "player": "Ann"})
     session.pause_clock()

@@ -13,18 +13,17 @@ import signal
 import sqlite3
 import stat
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from companion import codec
 from companion.dice import RandomDice
 from companion.game import Options
 from companion.session import Session
 from companion.store import APPLICATION_ID, SCHEMA_VERSION, Store, StoreInUse, StoreRefused, backups, check
-
-HOLDER = Path(__file__).with_name("store_writer.py")
+from tests.support import store_writer
 
 
 def test_wal_and_full_sync_are_in_force(tmp_path):
@@ -61,12 +60,7 @@ def test_sigkill_never_loses_an_acknowledged_move(tmp_path, tiny):
     rng = random.Random(2026)
     acknowledged = 0
     for _ in range(50):
-        child = subprocess.Popen(
-            [sys.executable, str(HOLDER), str(path), "--forever"],
-            stdout=subprocess.PIPE,
-            text=True,
-            env=os.environ.copy(),
-        )
+        child = store_writer.spawn(path, "--forever", stdout=subprocess.PIPE, env=os.environ.copy())
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "ready"
         deadline = time.monotonic() + rng.uniform(0.0, 0.08)
@@ -89,7 +83,7 @@ def test_sigkill_never_loses_an_acknowledged_move(tmp_path, tiny):
             assert [m.seq for m in moves] == list(range(len(moves))), "moves are in order, none missing"
             assert len(moves) >= acknowledged, f"lost acknowledged moves: {len(moves)} < {acknowledged}"
             for move in moves:
-                assert move.action["type"] == "roll" and len(move.action["padding"]) == 2000
+                assert move.action["type"] == "roll" and len(move.action["note"]) == 2000
                 assert 1 <= move.events[0]["value"] <= 6
             # and the session folds them without complaint
             resumed = Session.load(store, record.id)
@@ -98,17 +92,11 @@ def test_sigkill_never_loses_an_acknowledged_move(tmp_path, tiny):
 
 
 class Holder:
-    """A companion in another process holding the games file open (`store_writer.py`)."""
+    """A companion in another process holding the games file open (`tests.support.store_writer`)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.process = subprocess.Popen(
-            [sys.executable, str(HOLDER), str(path)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            env=os.environ.copy(),
-        )
+        self.process = store_writer.spawn(path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=os.environ.copy())
         assert self.ask_line() == "ready"
 
     def ask_line(self) -> str:
@@ -223,7 +211,7 @@ def test_a_link_to_our_file_is_followed_and_the_link_kept(tmp_path, tiny):
 
 def _many_games(path: Path, games: int = 40, moves: int = 30) -> dict[int, list[dict]]:
     """Finished and unfinished games of the tiny game; returns each game's actions, by id."""
-    from tinygame import registered
+    from tests.support.tinygame import registered
 
     registered()
     played: dict[int, list[dict]] = {}
@@ -237,7 +225,7 @@ def _many_games(path: Path, games: int = 40, moves: int = 30) -> dict[int, list[
                 if session.outcome is not None:
                     break
                 session.act({"type": "roll", "player": session.current_player, "note": "n" * 200})
-            played[session.game_id] = [dict(m.action) for m in session.moves]
+            played[session.game_id] = [codec.to_json(m.action) for m in session.moves]
     return played
 
 
@@ -540,7 +528,7 @@ def test_damage_in_an_old_game_is_found_by_the_next_backup_and_mended_from_an_ea
         new = Session.start(store, "tiny", Options.for_names("Cy", "Di", target=1))
         new.act({"type": "roll", "player": "Cy"})  # the game ends: a backup, whose check finds the damage
         assert store.notice is not None and "1 move came back from a backup" in store.notice
-        assert [m.action for m in store.moves(old.game_id)] == [dict(m.action) for m in old.moves]
+        assert [m.action for m in store.moves(old.game_id)] == [codec.to_json(m.action) for m in old.moves]
     assert len(_aside(tmp_path)) == 1
     for copy in backups(path):
         assert check(copy).status == 0, "no backup is a copy of damage"

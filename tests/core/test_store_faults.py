@@ -17,14 +17,14 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-import fault_corpus
 import pytest
-from fault_corpus import DB, WAL, Corpus
 
 from companion.dice import RandomDice
 from companion.games import names
 from companion.session import Session
 from companion.store import MoveRecord, Store, check
+from tests.support import fault_corpus
+from tests.support.fault_corpus import DB, WAL, Corpus
 
 FAILURES = ("silent", "traceback", "check failed")
 

@@ -9,19 +9,20 @@ from __future__ import annotations
 
 from typing import Any
 
-import golden_scripts
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion import games
 from companion.dice import RandomDice
 from companion.game import Options, RuleError
-from companion.games import names, rules_for
+from companion.games import names
+from tests.support import golden as golden_scripts
 
 
 def _states(game: str) -> tuple[list[Any], list[str], list[str]]:
-    """Positions from the golden games, and the action types and keys they use."""
-    rules = rules_for(game)
+    """Positions from the golden games (each with its seated players), and the action types and keys they use."""
+    rules = games.game(game)
     states, kinds, keys = [], set(), set()
     for path in golden_scripts.scripts(game):
         golden = golden_scripts.read(path)
@@ -31,11 +32,11 @@ def _states(game: str) -> tuple[list[Any], list[str], list[str]]:
             kinds.add(action.get("type"))
             keys.update(action)
             try:
-                for event in rules.decide(state, action, dice):
+                for event in rules.decide(state, rules.parse_action(action, golden.players), dice):
                     state = rules.evolve(state, event)
             except RuleError:
                 continue
-            states.append(state)
+            states.append((state, golden.players))
     kinds.discard(None)
     keys.discard("type")
     return states[:: max(1, len(states) // 40)], sorted(kinds), sorted(keys)
@@ -52,7 +53,7 @@ junk = st.recursive(
 def test_malformed_actions_get_a_sentence_not_a_crash(game):
     states, kinds, keys = _states(game)
     assert states, f"no golden positions for {game}"
-    rules = rules_for(game)
+    rules = games.game(game)
 
     @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
     @given(
@@ -61,9 +62,10 @@ def test_malformed_actions_get_a_sentence_not_a_crash(game):
         fields=st.dictionaries(st.sampled_from(keys), junk, max_size=4),
     )
     def check(index: int, kind: Any, fields: dict[str, Any]) -> None:
-        state = states[index]
+        state, players = states[index]
         try:
-            rules.decide(state, {"type": kind, **fields}, RandomDice.seeded(0))
+            action = rules.parse_action({"type": kind, **fields}, players)  # the edge: JSON to a typed action
+            rules.decide(state, action, RandomDice.seeded(0))
         except RuleError as refusal:
             assert str(refusal).strip(), "a refusal must say why"
 

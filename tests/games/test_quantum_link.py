@@ -9,10 +9,25 @@ from typing import Any
 import pytest
 
 from companion.dice import RandomDice
-from companion.game import Options, Reason, RuleError, SetupError
-from companion.games import quantum_link as ql
-from companion.games.quantum_link import CELLS, RULES, Cell, QuantumLinkState
+from companion.game import TIE, Action, ChooseFirst, Event, Options, RuleError, SetupError
+from companion.games import game
+from companion.games.quantum_link import rules as ql
+from companion.games.quantum_link import settings, views
+from companion.games.quantum_link.rules import (
+    CELLS,
+    Cell,
+    Covered,
+    GameEnded,
+    Pass,
+    Passed,
+    Place,
+    Placed,
+    QuantumLinkState,
+)
+from companion.session import Session
+from companion.store import Store
 
+GAME = game("quantum-link")
 DICE = RandomDice.seeded(0)
 
 CORNERS: tuple[Cell, ...] = ((4, -4), (4, 0), (0, 4), (-4, 4), (-4, 0), (0, -4))
@@ -24,13 +39,19 @@ EDGES_BY_CORNER: tuple[Cell, ...] = (
 
 
 def new(*names: str) -> QuantumLinkState:
-    return RULES.setup(Options.for_names(*(names or ("Ann", "Bo"))))
+    state: QuantumLinkState = GAME.setup(Options.for_names(*(names or ("Ann", "Bo"))))
+    return state
 
 
-def act(state: QuantumLinkState, action: Mapping[str, Any]) -> tuple[QuantumLinkState, list[Any]]:
-    events = list(RULES.decide(state, action, DICE))
+def typed(state: QuantumLinkState, action: Action | Mapping[str, Any]) -> Action:
+    """`action` as the engine takes it: a JSON object is parsed first, as at the command line."""
+    return GAME.parse_action(action, state.players) if isinstance(action, Mapping) else action
+
+
+def act(state: QuantumLinkState, action: Action | Mapping[str, Any]) -> tuple[QuantumLinkState, list[Event]]:
+    events = list(GAME.decide(state, typed(state, action), DICE))
     for event in events:
-        state = RULES.evolve(state, event)
+        state = GAME.evolve(state, event)
     return state, events
 
 
@@ -38,26 +59,33 @@ def play(state: QuantumLinkState, *moves: tuple[str, Cell, int] | str) -> Quantu
     """Play moves in turn: ``(player, cell, face)`` places, a bare name passes."""
     for move in moves:
         if isinstance(move, str):
-            state, _ = act(state, {"type": "pass", "player": move})
+            state, _ = act(state, Pass(move))
         else:
-            player, cell, face = move
-            state, _ = act(state, {"type": "place", "player": player, "cell": list(cell), "face": face})
+            state, _ = act(state, Place(*move))
     return state
 
 
 def lay(state: QuantumLinkState, dice: Iterable[tuple[str, Cell, int]], then: str = "") -> QuantumLinkState:
     """Put dice on the board directly (no turns, no covering), then give `then` (or the first seat) the turn."""
     for player, cell, face in dice:
-        state = RULES.evolve(state, {"type": "placed", "player": player, "cell": list(cell), "face": face})
+        state = ql.evolve(state, Placed(player, cell, face))
     return replace(state, turn=state.players.index(then) if then else 0)
 
 
 def place(player: str, cell: Cell, face: int) -> dict[str, Any]:
+    """A placement as a JSON object, the way a script or a screen of old wrote it."""
     return {"type": "place", "player": player, "cell": list(cell), "face": face}
 
 
-def covered_cells(events: Iterable[Mapping[str, Any]]) -> set[Cell]:
-    return {tuple(e["cell"]) for e in events if e["type"] == "covered"}  # type: ignore[misc]
+def covered_cells(events: Iterable[Event]) -> set[Cell]:
+    return {e.cell for e in events if isinstance(e, Covered)}
+
+
+def refusal(state: QuantumLinkState, action: Action | Mapping[str, Any]) -> str:
+    """The sentence `action` is refused with (parsing included); fails the test if it is taken."""
+    with pytest.raises(RuleError) as refused:
+        GAME.decide(state, typed(state, action), DICE)
+    return str(refused.value)
 
 
 def ring(cell: Cell) -> tuple[Cell, ...]:
@@ -167,8 +195,8 @@ def test_the_example_in_the_rules_black_s_1_gets_green_s_4_covered() -> None:
     four = state.die((0, 0))
     assert four is not None and not four.covered
     after, events = act(state, place("Black", (0, 1), 1))
-    assert [e["type"] for e in events] == ["placed", "covered"]
-    assert events[1] == {
+    assert [e.type for e in events] == ["placed", "covered"]
+    assert GAME.to_json(events[1]) == {
         "type": "covered",
         "cell": [0, 0],
         "name": "E5",
@@ -179,7 +207,8 @@ def test_the_example_in_the_rules_black_s_1_gets_green_s_4_covered() -> None:
     }
     four = after.die((0, 0))
     assert four is not None and four.covered and four.player == "Green"
-    view = RULES.public_view(after)
+    assert events[1] == Covered((0, 0), "E5", "Green", 4, 3, ql.SURROUNDED)
+    view = GAME.public_view(after)
     assert view["just_covered"] == [[0, 0]]
     assert view["news"] == "Cover Green's 4 at E5 (3 friendly neighbours)."
 
@@ -199,7 +228,7 @@ def test_a_die_placed_into_a_hole_is_covered_at_once_when_it_does_not_match() ->
     around = ql.neighbours((0, 0))
     state = lay(new(), [("Bo", n, 6) for n in around])
     after, events = act(state, place("Ann", (0, 0), 1))  # Ann's turn: the lay() moves ended on Bo
-    assert [e["type"] for e in events] == ["placed", "covered"]
+    assert [e.type for e in events] == ["placed", "covered"]
     assert covered_cells(events) == {(0, 0)}
     assert after.die((0, 0)) == ql.Die("Ann", 1, covered=True)
 
@@ -227,7 +256,7 @@ def test_one_placement_can_cover_several_dice_of_both_colours() -> None:
     after, events = act(state, place("Bo", (1, -1), 6))
     covers = covered_cells(events)
     assert {(0, 0), (1, 0)} <= covers
-    assert {e["player"] for e in events if e["type"] == "covered"} == {"Ann", "Bo"}
+    assert {e.player for e in events if isinstance(e, Covered)} == {"Ann", "Bo"}
     for cell in covers:
         die = after.die(cell)
         assert die is not None and die.covered
@@ -275,7 +304,7 @@ def test_live_score_counts_matching_uncovered_dice_only() -> None:
     assert ql.friends(state, (0, 1)) == 2
     assert ql.score(state, "Ann") == 2
     assert ql.score(state, "Bo") == 0
-    view = RULES.public_view(state)
+    view = GAME.public_view(state)
     assert view["scores"] == {"Ann": 2, "Bo": 0}
     assert [p["score"] for p in view["players"]] == [2, 0]
 
@@ -296,57 +325,58 @@ def test_two_passes_in_a_row_end_the_game_and_cover_every_non_scoring_die() -> N
     state = example_from_the_rules()
     state, _ = act(state, place("Black", (0, 1), 1))
     state, events = act(state, {"type": "pass", "player": "Green"})
-    assert events == [{"type": "passed", "player": "Green"}]
-    assert RULES.outcome(state) is None
+    assert events == [Passed("Green")]
+    assert GAME.outcome(state) is None
     state, events = act(state, {"type": "pass", "player": "Black"})
-    assert [e["type"] for e in events] == ["passed", "covered", "covered", "covered", "game_ended"]
+    assert [e.type for e in events] == ["passed", "covered", "covered", "covered", "game_ended"]
     assert covered_cells(events) == {(1, 0), (-1, 0), (-4, 4)}
-    assert all(e["why"] == "end" for e in events if e["type"] == "covered")
-    assert events[-1] == {"type": "game_ended", "scores": {"Green": 5, "Black": 3}}
+    assert all(e.why == ql.AT_THE_END == "end" for e in events if isinstance(e, Covered))
+    assert events[-1] == GameEnded({"Green": 5, "Black": 3})
+    assert GAME.to_json(events[-1]) == {"type": "game_ended", "scores": {"Green": 5, "Black": 3}}
     for cell, die in zip(CELLS, state.board, strict=True):
         if die is not None:
             assert die.covered != (ql.friends(state, cell) == die.face)
-    outcome = RULES.outcome(state)
+    outcome = GAME.outcome(state)
     assert outcome is not None
     assert outcome.winners == ("Green",)
-    assert outcome.reason is Reason.SCORE
+    assert outcome.reason == ql.HIGHEST_SCORE == "highest score"
     assert outcome.detail == "Green wins 5 to 3 against Black."
-    assert RULES.current_player(state) is None
-    view = RULES.public_view(state)
+    assert GAME.current_player(state) is None
+    view = GAME.public_view(state)
     assert view["over"] and view["turn"] is None and view["rematch"] is None
     assert view["result"]["winners"] == ["Green"]
 
 
 def test_a_pass_followed_by_a_placement_does_not_count_toward_the_end() -> None:
     state = play(new(), "Ann", ("Bo", (0, 0), 1), "Ann")
-    assert RULES.outcome(state) is None
+    assert GAME.outcome(state) is None
     assert state.passes == 1
     state = play(state, "Bo")
-    assert RULES.outcome(state) is not None
+    assert GAME.outcome(state) is not None
 
 
 def test_a_tie_is_a_tie_and_offers_the_other_player_the_opening() -> None:
     state = play(new(), "Ann", "Bo")
-    outcome = RULES.outcome(state)
+    outcome = GAME.outcome(state)
     assert outcome is not None and outcome.is_tie and outcome.winners == ()
+    assert outcome.reason == TIE
     assert outcome.detail == "Ann and Bo both score 0: play again with Bo opening."
-    assert RULES.public_view(state)["rematch"] == {"opener": "Bo"}
+    assert GAME.public_view(state)["rematch"] == {"opener": "Bo"}
 
 
 def test_after_a_tie_opened_by_the_second_seat_the_first_seat_opens_the_rematch() -> None:
     state, _ = act(new(), {"type": "choose_first", "player": "Bo", "chosen_by": "Ann", "how": "table"})
     state = play(state, ("Bo", (0, 0), 1), ("Ann", (3, 0), 1), ("Bo", (1, 0), 1), ("Ann", (3, -1), 1), "Bo", "Ann")
-    outcome = RULES.outcome(state)
+    outcome = GAME.outcome(state)
     assert outcome is not None and outcome.is_tie
     assert ql.score(state, "Ann") == ql.score(state, "Bo") == 2
-    assert RULES.public_view(state)["rematch"] == {"opener": "Ann"}
+    assert GAME.public_view(state)["rematch"] == {"opener": "Ann"}
 
 
 def test_nothing_is_accepted_after_the_end() -> None:
     state = play(new(), "Ann", "Bo")
     for action in (place("Ann", (0, 0), 1), {"type": "pass", "player": "Ann"}, {"type": "pass", "player": "Bo"}):
-        with pytest.raises(RuleError, match="game is over"):
-            RULES.decide(state, action, DICE)
+        assert refusal(state, action) == "The game is over; start a new one to play again."
 
 
 def test_a_player_without_dice_can_still_pass_and_the_game_ends_by_passing() -> None:
@@ -354,41 +384,43 @@ def test_a_player_without_dice_can_still_pass_and_the_game_ends_by_passing() -> 
     state = new()
     for i in range(60):  # 30 each, alternating, leaving one cell empty
         player = "Ann" if i % 2 == 0 else "Bo"
-        state = RULES.evolve(state, {"type": "placed", "player": player, "cell": list(empties[i]), "face": 6})
+        state = ql.evolve(state, Placed(player, empties[i], 6))
     assert ql.dice_left(state, "Ann") == 0
-    with pytest.raises(RuleError) as refusal:
-        RULES.decide(state, place("Ann", empties[60], 3), DICE)
-    assert str(refusal.value) == "Ann has placed all 30 dice; Ann can only pass now."
+    assert refusal(state, place("Ann", empties[60], 3)) == "Ann has placed all 30 dice; Ann can only pass now."
     state = play(state, "Ann", "Bo")
-    assert RULES.outcome(state) is not None
+    assert GAME.outcome(state) is not None
 
 
 # -- who opens ---------------------------------------------------------------------------
 
 
 def test_the_first_seat_opens_unless_chosen_otherwise() -> None:
-    assert RULES.current_player(new()) == "Ann"
+    assert GAME.current_player(new()) == "Ann"
     state, events = act(new(), {"type": "choose_first", "player": "Bo", "chosen_by": "Ann", "how": "race"})
-    assert events == [{"type": "first_player_chosen", "player": "Bo", "chosen_by": "Ann", "how": "race"}]
-    assert RULES.current_player(state) == "Bo"
-    assert RULES.public_view(state)["opener"] == "Bo"
+    assert [GAME.to_json(e) for e in events] == [
+        {"type": "first_player_chosen", "player": "Bo", "chosen_by": "Ann", "how": "race"}
+    ]
+    assert GAME.current_player(state) == "Bo"
+    assert GAME.public_view(state)["opener"] == "Bo"
 
 
 def test_choose_first_is_refused_once_play_began() -> None:
-    for first in (place("Ann", (0, 0), 1), {"type": "pass", "player": "Ann"}):
-        state, _ = act(new(), first)
-        with pytest.raises(RuleError, match="settled"):
-            RULES.decide(state, {"type": "choose_first", "player": "Bo", "chosen_by": "Bo", "how": "race"}, DICE)
+    # Whether play has begun is the session's to know (from its log): the engine words the refusal.
+    for first in (Place("Ann", (0, 0), 1), Pass("Ann")):
+        session = Session.start(Store.in_memory(), "quantum-link", Options.for_names("Ann", "Bo"), dice=DICE)
+        assert session.refusal(ChooseFirst("Bo", "Bo", "race")) is None
+        session.act(first)
+        assert session.refusal(ChooseFirst("Bo", "Bo", "race")) == "Who starts can be chosen only before play begins."
 
 
 def test_turns_alternate() -> None:
     state = new()
     seen = []
     for move in (("Ann", (0, 0), 1), ("Bo", (1, 0), 1), "Ann", ("Bo", (2, 0), 1)):
-        seen.append(RULES.current_player(state))
+        seen.append(GAME.current_player(state))
         state = play(state, move)
     assert seen == ["Ann", "Bo", "Ann", "Bo"]
-    assert RULES.current_player(state) == "Ann"
+    assert GAME.current_player(state) == "Ann"
 
 
 # -- refusals -----------------------------------------------------------------------------
@@ -403,41 +435,37 @@ def test_turns_alternate() -> None:
         (place("Ann", (3, 2), 3), "[3, 2] is off the board: q, r and -q-r must each lie between -4 and 4."),
         (place("Ann", (0, 0), 7), "A die shows 1 to 6; 7 is not a face."),
         (place("Ann", (0, 0), 0), "A die shows 1 to 6; 0 is not a face."),
-        (place("Ann", (0, 0), "3"), "A die shows 1 to 6; '3' is not a face."),
-        (place("Ann", (0, 0), True), "A die shows 1 to 6; True is not a face."),
-        ({"type": "place", "player": "Ann", "cell": [0, 0]}, 'A placement needs "face": 1 to 6.'),
-        ({"type": "place", "player": "Ann", "face": 2}, 'A placement needs "cell": [q, r], two whole numbers'),
-        ({"type": "place", "player": "Ann", "cell": [0], "face": 2}, 'A placement needs "cell"'),
-        ({"type": "place", "player": "Ann", "cell": "E5", "face": 2}, 'A placement needs "cell"'),
-        ({"type": "place", "player": "Ann", "cell": [0.5, 0], "face": 2}, 'A placement needs "cell"'),
-        (place("Cy", (0, 0), 3), "Cy is not playing; the players are Ann and Bo."),
-        ({"type": "place", "cell": [0, 0], "face": 3}, 'This action needs "player"'),
-        ({"type": "pass", "player": 7}, 'This action needs "player"'),
+        # The shape of each field is the codec's to check, in its own words (the same for every game).
+        (place("Ann", (0, 0), "3"), "\"face\" must be a whole number; it is '3'."),
+        (place("Ann", (0, 0), True), '"face" must be a whole number; it is True.'),
+        ({"type": "place", "player": "Ann", "cell": [0, 0]}, 'Quantum Link\'s "place" needs "face".'),
+        ({"type": "place", "player": "Ann", "face": 2}, 'Quantum Link\'s "place" needs "cell".'),
+        ({"type": "place", "player": "Ann", "cell": [0], "face": 2}, '"cell" must be a list of 2; it is [0].'),
+        ({"type": "place", "player": "Ann", "cell": "E5", "face": 2}, "\"cell\" must be a list; it is 'E5'."),
+        ({"type": "place", "player": "Ann", "cell": [0.5, 0], "face": 2}, '"cell" must be a whole number; it is 0.5.'),
+        (place("Cy", (0, 0), 3), '"player" must name a player at the table (Ann, Bo).'),
+        ({"type": "place", "cell": [0, 0], "face": 3}, 'Quantum Link\'s "place" needs "player".'),
+        ({"type": "pass", "player": 7}, '"player" must be text; it is 7.'),
         ({"type": "roll", "player": "Ann"}, 'Quantum Link has no action "roll"'),
         ({"player": "Ann"}, 'Every action needs a "type"'),
         ({"type": "choose_first", "player": "Bo", "chosen_by": "Ann", "how": "coin"}, '"how" must be "race"'),
         ({"type": "choose_first", "player": "Cy", "chosen_by": "Ann", "how": "race"}, '"player" must name a player'),
-        ({"type": "choose_first", "player": "Bo", "how": "race"}, '"chosen_by" must name a player'),
+        ({"type": "choose_first", "player": "Bo", "how": "race"}, 'Quantum Link\'s "choose_first" needs "chosen_by".'),
     ],
 )
 def test_refusals_say_why(action: dict[str, Any], sentence: str) -> None:
     state = new()
-    with pytest.raises(RuleError) as refusal:
-        RULES.decide(state, action, DICE)
-    assert str(refusal.value).startswith(sentence)
+    assert refusal(state, action).startswith(sentence)
     assert state == new()
 
 
 def test_an_occupied_cell_is_refused_even_when_its_die_is_covered() -> None:
     state = play(new(), ("Ann", (0, 0), 4))
-    with pytest.raises(RuleError) as refusal:
-        RULES.decide(state, place("Bo", (0, 0), 2), DICE)
-    assert str(refusal.value) == "E5 already holds Ann's 4; place on an empty cell."
+    assert refusal(state, place("Bo", (0, 0), 2)) == "E5 already holds Ann's 4; place on an empty cell."
     around = ql.neighbours((0, 0))
     sealed = lay(new(), [("Bo", n, 6) for n in around])
     sealed, _ = act(sealed, place("Ann", (0, 0), 1))
-    with pytest.raises(RuleError, match=r"E5 already holds Ann's 1 \(covered\)"):
-        RULES.decide(sealed, place("Bo", (0, 0), 2), DICE)
+    assert refusal(sealed, place("Bo", (0, 0), 2)) == "E5 already holds Ann's 1 (covered); place on an empty cell."
 
 
 # -- set-up and views ----------------------------------------------------------------------
@@ -445,19 +473,22 @@ def test_an_occupied_cell_is_refused_even_when_its_die_is_covered() -> None:
 
 def test_exactly_two_players() -> None:
     with pytest.raises(SetupError, match="exactly 2 players"):
-        RULES.setup(Options.for_names("Ann", "Bo", "Cy"))
+        GAME.setup(Options.for_names("Ann", "Bo", "Cy"))
     with pytest.raises(SetupError, match="exactly 2 players"):
-        RULES.setup(Options.for_names("Ann"))
+        GAME.setup(Options.for_names("Ann"))
 
 
 def test_an_unknown_setting_is_refused_by_name() -> None:
     with pytest.raises(SetupError, match="'board_size'"):
-        RULES.setup(Options.for_names("Ann", "Bo", board_size=6))
+        GAME.setup(Options.for_names("Ann", "Bo", board_size=6))
+    with pytest.raises(SetupError, match="'board_size'; it takes no settings"):
+        settings.read({"board_size": 6})
+    assert settings.read({}) == settings.QuantumLinkSettings()
 
 
 def test_the_view_lists_every_cell_and_each_die_s_facts() -> None:
     state = play(new(), ("Ann", (0, 0), 1), ("Bo", (4, -4), 4))
-    view = RULES.public_view(state)
+    view = GAME.public_view(state)
     assert len(view["cells"]) == 61
     by_cell = {tuple(c["cell"]): c for c in view["cells"]}
     assert by_cell[(0, 0)]["name"] == "E5"
@@ -477,11 +508,30 @@ def test_the_view_lists_every_cell_and_each_die_s_facts() -> None:
     assert [(p["name"], p["dice_left"], p["placed"]) for p in view["players"]] == [("Ann", 29, 1), ("Bo", 29, 1)]
 
 
+def test_nothing_is_secret_so_every_event_is_shown_as_it_is() -> None:
+    _, events = act(example_from_the_rules(), place("Black", (0, 1), 1))  # a placement and a cover
+    _, ending = act(play(new(), ("Ann", (0, 0), 4), "Bo"), Pass("Ann"))  # a pass, a cover, the end
+    for event in [*events, *ending]:
+        assert GAME.public_event(event) == GAME.to_json(event)
+    assert views.public_event is views.everything_public
+
+
+def test_the_news_names_each_die_to_cover_with_its_friends() -> None:
+    assert views.news(new()) == ""
+    state = lay(new(), [("Ann", (0, 0), 5), ("Ann", (1, 0), 6), ("Ann", (-1, 0), 6)])
+    state = replace(state, board=tuple(ql.Die(d.player, d.face, True) if d else None for d in state.board))
+    state = replace(state, just_covered=((0, 0), (1, 0), (-1, 0)))
+    assert views.news(state) == (
+        "Cover Ann's 5 at E5 (2 friendly neighbours), Ann's 6 at E6 (1 friendly neighbour)"
+        " and Ann's 6 at E4 (1 friendly neighbour)."
+    )
+
+
 def test_private_view_is_the_public_view_plus_who_is_looking() -> None:
     state = play(new(), ("Ann", (0, 0), 1))
-    private = RULES.private_view(state, "Bo")
+    private = GAME.private_view(state, "Bo")
     assert private.pop("you") == "Bo"
-    assert private == RULES.public_view(state)
+    assert private == GAME.public_view(state)
 
 
 # -- dice that can no longer score ---------------------------------------------------------
@@ -518,3 +568,35 @@ def test_covered_dice_are_dead() -> None:
     around = ql.neighbours((0, 0))
     state, _ = act(lay(new(), [("Bo", n, 6) for n in around]), place("Ann", (0, 0), 1))
     assert ql.dead(state, (0, 0))
+
+
+# -- what a player may do now --------------------------------------------------------------
+
+
+def test_on_their_turn_a_player_may_place_any_face_on_any_empty_cell_or_pass() -> None:
+    state = play(new(), ("Ann", (0, 0), 4))
+    legal = GAME.legal_actions(state, "Bo")
+    assert legal[-1] == Pass("Bo")
+    places = [a for a in legal if isinstance(a, Place)]
+    assert len(places) == 60 * 6
+    assert {a.cell for a in places} == set(CELLS) - {(0, 0)}
+    assert {a.face for a in places} == {1, 2, 3, 4, 5, 6}
+    assert all(a.player == "Bo" for a in places)
+    assert GAME.legal_actions(state, "Ann") == []  # not Ann's turn
+
+
+def test_every_listed_action_is_taken_and_nothing_else_is() -> None:
+    state = play(new(), ("Ann", (0, 0), 4), ("Bo", (1, 0), 2))
+    legal = set(GAME.legal_actions(state, "Ann"))
+    for action in [*legal, Place("Ann", (0, 0), 3), Place("Ann", (1, 0), 3), Pass("Bo"), Place("Bo", (2, 0), 1)]:
+        refused = GAME.refusal(state, action)
+        assert (refused is None) == (action in legal), (action, refused)
+
+
+def test_a_player_without_dice_may_only_pass_and_nobody_may_act_after_the_end() -> None:
+    state = new()
+    for i, cell in enumerate(CELLS[:60]):
+        state = ql.evolve(state, Placed("Ann" if i % 2 == 0 else "Bo", cell, 6))
+    assert GAME.legal_actions(state, "Ann") == [Pass("Ann")]
+    state = play(state, "Ann", "Bo")
+    assert GAME.legal_actions(state, "Ann") == GAME.legal_actions(state, "Bo") == []

@@ -10,11 +10,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.dice import RandomDice
-from companion.game import Options, RuleError
-from companion.games.quantum_link import CELLS, RULES, QuantumLinkState
+from companion.game import Action, Options, RuleError
+from companion.games import game
+from companion.games.quantum_link.rules import CELLS, Pass, Place, QuantumLinkState
 from companion.session import Session
 from companion.store import Store
 
+RULES = game("quantum-link")
 DICE = RandomDice.seeded(0)
 PROPERTY = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -55,17 +57,22 @@ def sealed_and_wrong(board: dict[tuple[int, int], tuple[str, int, bool]]) -> set
 
 
 @st.composite
-def legal_action(draw: st.DrawFn, state: QuantumLinkState) -> dict[str, Any]:
-    """A legal action for whoever is to play: mostly placements, sometimes a pass."""
+def legal_action(draw: st.DrawFn, state: QuantumLinkState) -> Action:
+    """A legal action for whoever is to play: mostly placements, sometimes a pass.
+
+    Drawn from the board itself, then checked against the rules' own list of what may be done.
+    """
     player = RULES.current_player(state)
     assert player is not None
     empty = [c for c, d in zip(CELLS, state.board, strict=True) if d is None]
     left = 30 - sum(1 for d in state.board if d is not None and d.player == player)
+    action: Action
     if not empty or left == 0 or draw(st.integers(0, 24)) == 0:
-        return {"type": "pass", "player": player}
-    cell = draw(st.sampled_from(empty))
-    face = draw(st.integers(1, 6))
-    return {"type": "place", "player": player, "cell": list(cell), "face": face}
+        action = Pass(player)
+    else:
+        action = Place(player, draw(st.sampled_from(empty)), draw(st.integers(1, 6)))
+    assert action in RULES.legal_actions(state, player)
+    return action
 
 
 def junk_action(names: tuple[str, ...]) -> st.SearchStrategy[dict[str, Any]]:
@@ -95,7 +102,7 @@ def junk_action(names: tuple[str, ...]) -> st.SearchStrategy[dict[str, Any]]:
 @PROPERTY
 @given(st.data())
 def test_live_score_equals_a_recount_and_covered_dice_stay_covered(data: st.DataObject) -> None:
-    state = RULES.setup(Options.for_names("Ann", "Bo"))
+    state: QuantumLinkState = RULES.setup(Options.for_names("Ann", "Bo"))
     covered: dict[tuple[int, int], tuple[str, int, bool]] = {}
     for _ in range(140):
         if RULES.outcome(state) is not None:

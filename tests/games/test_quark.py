@@ -8,38 +8,59 @@ from typing import Any
 import pytest
 
 from companion.dice import RandomDice
-from companion.game import Options, RuleError, SetupError
-from companion.games import rules_for
-from companion.games.quark import (
-    ANNIHILATION_ENERGY,
-    RANKS,
-    RULES,
-    QuarkState,
+from companion.engine import Game
+from companion.game import Event, Options, RuleError, SetupError
+from companion.games import game
+from companion.games.quark import views
+from companion.games.quark.rules import (
+    Annihilate,
+    Create,
+    Decay,
+    DiscardDraw,
+    Draw,
+    EndTriggered,
+    EndTurn,
+    Transform,
+    preview,
     transformation_cost,
 )
+from companion.games.quark.state import ANNIHILATION_ENERGY, RANKS, QuarkState
+from companion.session import Session
+from companion.store import Store
 
 NAMES = ("Ann", "Bo", "Cy", "Dee")
 DICE = RandomDice.seeded(0)
+GAME: Game = game("quark")
 
 
 def start(players: int = 4, **settings: Any) -> QuarkState:
-    return RULES.setup(Options.for_names(*NAMES[:players], **settings))
+    state: QuarkState = GAME.setup(Options.for_names(*NAMES[:players], **settings))
+    return state
+
+
+def decide(state: QuarkState, action: dict[str, Any]) -> list[Event]:
+    """The events of `action` (a JSON object, as a script or a screen sends it), through the engine."""
+    return list(GAME.decide(state, GAME.parse_action(action, state.names), DICE))
 
 
 def act(state: QuarkState, **action: Any) -> QuarkState:
-    for event in RULES.decide(state, action, DICE):
-        state = RULES.evolve(state, event)
+    for event in decide(state, action):
+        state = GAME.evolve(state, event)
     return state
 
 
 def events(state: QuarkState, **action: Any) -> list[dict[str, Any]]:
-    return [dict(e) for e in RULES.decide(state, action, DICE)]
+    return [GAME.to_json(e) for e in decide(state, action)]
 
 
 def refused(state: QuarkState, **action: Any) -> str:
     with pytest.raises(RuleError) as error:
-        RULES.decide(state, action, DICE)
+        decide(state, action)
     return str(error.value)
+
+
+def notice(state: QuarkState) -> str:
+    return str(GAME.public_view(state)["notice"])
 
 
 def seat(state: QuarkState, name: str) -> Any:
@@ -79,8 +100,9 @@ def end_turn(state: QuarkState) -> QuarkState:
 
 
 def test_registered_under_its_name() -> None:
-    assert rules_for("quark") is RULES
-    assert (RULES.min_players, RULES.max_players) == (2, 4)
+    assert game("quark").title == "Quark"
+    assert (GAME.min_players, GAME.max_players) == (2, 4)
+    assert GAME.chooses_first
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -90,7 +112,7 @@ def test_setup_counts(players: int) -> None:
     assert [s.hand for s in state.seats] == [5] * players
     assert state.bank_energy == 80 - 2 * players
     assert (state.bank_protons, state.bank_neutrons) == (16, 20)
-    view = RULES.public_view(state)
+    view = GAME.public_view(state)
     assert view["decks"] == {
         "quark": {"deck": 88 + 33 - 5 * players - 3, "row": 3},
         "baryon": {"deck": 24 - 3, "row": 3},
@@ -102,15 +124,21 @@ def test_setup_counts(players: int) -> None:
 @pytest.mark.parametrize("players", [1, 5])
 def test_setup_refuses_other_table_sizes(players: int) -> None:
     with pytest.raises(SetupError, match="2 to 4 players"):
-        RULES.setup(Options.for_names(*[f"P{i}" for i in range(players)]))
+        GAME.setup(Options.for_names(*[f"P{i}" for i in range(players)]))
 
 
 def test_choose_first_sets_start_player_and_is_refused_after_a_move() -> None:
     state = act(start(3), type="choose_first", player="Cy", chosen_by="Ann", how="table")
-    assert RULES.current_player(state) == "Cy"
-    assert RULES.public_view(state)["start_player"] == "Cy"
-    assert "before the first move" in refused(state, type="choose_first", player="Bo", chosen_by="Ann", how="race")
+    assert GAME.current_player(state) == "Cy"
+    assert GAME.public_view(state)["start_player"] == "Cy"
     assert '"how"' in refused(start(3), type="choose_first", player="Bo", chosen_by="Ann", how="coin")
+    # Whether play has begun is the session's to know (from its log): choosing again is fine until a move.
+    session = Session.start(Store.in_memory(), "quark", Options.for_names(*NAMES[:3]))
+    session.act({"type": "choose_first", "player": "Cy", "chosen_by": "Ann", "how": "table"})
+    session.act({"type": "choose_first", "player": "Bo", "chosen_by": "Ann", "how": "race"})
+    session.act({"type": "decay", "player": "Bo"})
+    again = session.parse({"type": "choose_first", "player": "Cy", "chosen_by": "Ann", "how": "race"})
+    assert session.refusal(again) == "Who starts can be chosen only before play begins."
 
 
 # -- turns --------------------------------------------------------------------------
@@ -121,14 +149,14 @@ def test_two_actions_then_end_turn() -> None:
     state = act(state, type="decay", player="Ann")
     assert "both actions" in refused(state, type="decay", player="Ann")
     state = end_turn(state)
-    assert RULES.current_player(state) == "Bo"
+    assert GAME.current_player(state) == "Bo"
     assert state.actions_left == 2
     assert seat(state, "Ann").turns == 1
 
 
 def test_only_the_current_player_acts() -> None:
     assert refused(start(), type="decay", player="Bo") == "It is Ann's turn, not Bo's."
-    assert "not playing" in refused(start(), type="decay", player="Zed")
+    assert '"player" must name a player at the table' in refused(start(), type="decay", player="Zed")
     assert '"player"' in refused(start(), type="decay")
     assert "no action" in refused(start(), type="roll", player="Ann")
     assert '"type"' in refused(start(), player="Ann")
@@ -138,7 +166,7 @@ def test_play_passes_clockwise_in_seat_order() -> None:
     state = start(4)
     order = []
     for _ in range(8):
-        order.append(RULES.current_player(state))
+        order.append(GAME.current_player(state))
         state = end_turn(state)
     assert order == ["Ann", "Bo", "Cy", "Dee"] * 2
 
@@ -161,7 +189,7 @@ def test_draw_when_the_quark_deck_is_empty() -> None:
     state = with_deck(start(2), "quark", deck=0)
     assert "quark deck is empty" in refused(state, type="draw", player="Ann", **{"from": "blind"})
     state = act(state, type="draw", player="Ann", **{"from": "row"})
-    assert state.deck("quark").row == 2 and "not refilled" in state.notice
+    assert state.deck("quark").row == 2 and "not refilled" in notice(state)
     state = with_deck(state, "quark", row=0)
     assert "nothing to draw" in refused(state, type="draw", player="Ann", **{"from": "row"})
 
@@ -174,7 +202,7 @@ def test_discard_one_draw_two() -> None:
     assert after.discard == 1
     assert after.deck("quark").deck == deck - 2 and after.deck("quark").row == 3
     assert after.actions_left == 1
-    assert "two draws" in refused(state, type="discard_draw", player="Ann", **{"from": ["row"]})
+    assert '"from" must be a list of 2' in refused(state, type="discard_draw", player="Ann", **{"from": ["row"]})
     empty_handed = with_seat(state, "Ann", hand=0)
     assert "nothing to discard" in refused(empty_handed, type="discard_draw", player="Ann")
 
@@ -191,8 +219,8 @@ def test_decay_with_an_empty_bank_pays_nothing_and_says_so() -> None:
     assert state.bank_energy == 0
     after = act(state, type="decay", player="Ann")
     assert seat(after, "Ann").energy == seat(state, "Ann").energy
-    assert "energy bank is empty" in RULES.public_view(after)["notice"]
-    assert RULES.public_view(after)["bank_empty"] is True
+    assert "energy bank is empty" in GAME.public_view(after)["notice"]
+    assert GAME.public_view(after)["bank_empty"] is True
 
 
 # -- annihilation ---------------------------------------------------------------------------------
@@ -216,7 +244,7 @@ def test_annihilation_pays_the_player_and_the_neighbours(players: int, rank: str
     gains = {"up": 2, "down": 3, "strange": 4, "charmed": 5, "bottom": 6, "top": 8}[rank]
     for actor, sharers in EXPECTED_SHARE[players].items():
         state = start(players)
-        while RULES.current_player(state) != actor:
+        while GAME.current_player(state) != actor:
             state = end_turn(state)
         before = energy(state)
         after = act(state, type="annihilate", player=actor, rank=rank)
@@ -273,7 +301,7 @@ def test_annihilation_when_the_bank_runs_dry(bank: int, paid: dict[str, int]) ->
     assert after.bank_energy == 0
     for name, amount in paid.items():
         assert seat(after, name).energy == seat(state, name).energy + amount
-    view = RULES.public_view(after)
+    view = GAME.public_view(after)
     if bank < 10:
         assert "ran dry" in view["notice"]
     assert view["bank_empty"] is True
@@ -283,7 +311,7 @@ def test_annihilation_with_an_empty_quark_deck_draws_nothing() -> None:
     state = with_deck(start(2), "quark", deck=0)
     after = act(state, type="annihilate", player="Ann", rank="up")
     assert seat(after, "Ann").hand == 3
-    assert "draws no card" in after.notice
+    assert "draws no card" in notice(after)
 
 
 # -- creation and transformation ---------------------------------------------------------------------
@@ -352,11 +380,13 @@ def test_preview_shows_the_cost_before_confirming() -> None:
         "points": 4,
         "transform": {"from": "up", "to": "top"},
     }
+    typed = GAME.parse_action(action, NAMES[:2])
     rich = with_seat(start(2), "Ann", energy=5)
-    assert RULES.preview(rich, action) == "Ann creates a meson worth 4 points, turning UP into TOP for 5 energy."
+    [created] = preview(rich, typed)
+    assert views.describe(created) == "Ann creates a meson worth 4 points, turning UP into TOP for 5 energy."
     poor = with_seat(start(2), "Ann", energy=4)
     with pytest.raises(RuleError, match=r"4 energy; turning UP into TOP costs 5 \(5 steps up\): 1 more energy needed"):
-        RULES.preview(poor, action)
+        preview(poor, typed)
 
 
 def test_baryon_and_meson_come_from_the_row_and_are_refilled() -> None:
@@ -378,7 +408,7 @@ def test_no_face_up_particle_left() -> None:
     state = with_deck(with_deck(start(2), "meson", deck=0, row=0), "baryon", deck=0)
     assert "no face-up meson" in refused(state, type="create", player="Ann", particle="meson", points=1)
     after = act(state, type="create", player="Ann", particle="baryon", points=1)
-    assert after.deck("baryon").row == 2 and "not refilled" in after.notice
+    assert after.deck("baryon").row == 2 and "not refilled" in notice(after)
 
 
 @pytest.mark.parametrize(("particle", "supply"), [("proton", 16), ("neutron", 20)])
@@ -415,15 +445,15 @@ def test_hand_limit_reminder_and_discard_at_the_end_of_the_turn() -> None:
     state = act(start(2), type="discard_draw", player="Ann")
     state = act(state, type="discard_draw", player="Ann")
     assert seat(state, "Ann").hand == 7
-    assert RULES.public_view(state)["reminder"] == ""
+    assert GAME.public_view(state)["reminder"] == ""
     state = act(state, type="count_hand", player="Ann", cards=9)
-    assert RULES.public_view(state)["reminder"] == "Ann holds 9 cards: discard 2 down to 7 at the end of the turn."
+    assert GAME.public_view(state)["reminder"] == "Ann holds 9 cards: discard 2 down to 7 at the end of the turn."
     [event] = events(state, type="end_turn", player="Ann")
     assert event["discarded"] == 2
     after = act(state, type="end_turn", player="Ann")
     assert seat(after, "Ann").hand == 7
     assert after.discard == state.discard + 2
-    assert "discarded 2 down to 7" in after.notice
+    assert "discarded 2 down to 7" in notice(after)
 
 
 def test_end_turn_takes_the_hand_count_the_player_gives() -> None:
@@ -467,7 +497,7 @@ def test_equal_turns_from_every_seat_and_every_start_player(players: int) -> Non
                 state = end_turn(state)
             state = trigger_by_deck(state)
             assert state.end is not None and not state.over
-            left = RULES.public_view(state)["end"]["turns_left"]
+            left = GAME.public_view(state)["end"]["turns_left"]
             assert left[0] == NAMES[trigger]
             played = [*play_until_over(state)]
             assert played == left
@@ -478,20 +508,20 @@ def test_equal_turns_from_every_seat_and_every_start_player(players: int) -> Non
             assert final.over
             assert len({s.turns for s in final.seats}) == 1, (first, trigger)
             assert final.current == first
-            assert RULES.current_player(final) is None
+            assert GAME.current_player(final) is None
 
 
 def test_the_trigger_in_the_last_seat_ends_at_the_end_of_that_turn() -> None:
     state = start(3)
     state = end_turn(end_turn(state))
     state = trigger_by_deck(state)
-    view = RULES.public_view(state)
+    view = GAME.public_view(state)
     assert view["end"]["turns_left"] == ["Cy"]
     assert "last turn" in view["end"]["sentence"]
     state = act(state, type="decay", player="Cy")  # the turn goes on after the trigger
     assert not state.over
     state = end_turn(state)
-    assert state.over and RULES.outcome(state) is not None
+    assert state.over and GAME.outcome(state) is not None
     assert "over" in refused(state, type="decay", player="Ann")
 
 
@@ -504,13 +534,10 @@ def test_the_last_card_of_any_deck_triggers_the_end() -> None:
     for deck in ("baryon", "meson"):
         state = with_deck(start(2), deck, deck=1)
         [_, trigger] = events(state, type="create", player="Ann", particle=deck, points=3)
-        assert trigger == {
-            "type": "end_triggered",
-            "by": "Ann",
-            "cause": "deck",
-            "deck": deck,
-            "sentence": f"The last card of the {deck} deck was drawn",
-        }
+        assert trigger == {"type": "end_triggered", "by": "Ann", "cause": "deck", "deck": deck}
+        # The event carries the facts; the table's sentence is made from them.
+        sentence = views.describe(GAME.event_from_json(trigger))
+        assert sentence == f"The last card of the {deck} deck was drawn: the end is triggered."
     # Discard one, draw two: the second draw takes the last card.
     state = with_deck(start(2), "quark", deck=2)
     assert events(state, type="discard_draw", player="Ann")[-1]["type"] == "end_triggered"
@@ -550,7 +577,7 @@ def test_the_end_atom_is_noticed_at_the_end_of_the_turn() -> None:
     evs = events(state, type="end_turn", player="Bo")
     assert [e["type"] for e in evs] == ["end_triggered", "turn_ended"]
     state = act(state, type="end_turn", player="Bo")
-    assert RULES.public_view(state)["end"]["turns_left"] == ["Cy", "Dee"]
+    assert GAME.public_view(state)["end"]["turns_left"] == ["Cy", "Dee"]
 
 
 def test_a_second_trigger_changes_nothing() -> None:
@@ -564,3 +591,80 @@ def test_count_hand_is_free_and_for_anyone() -> None:
     assert seat(state, "Bo").hand == 6 and state.actions_left == 2
     assert '"cards"' in refused(state, type="count_hand", player="Bo", cards=-1)
     assert '"cards"' in refused(state, type="count_hand", player="Bo", cards=True)
+
+
+# -- what can be done now -----------------------------------------------------------------------------
+
+
+def test_legal_actions_spell_out_the_current_players_choices() -> None:
+    state = start(2)
+    legal = GAME.legal_actions(state, "Ann")
+    assert Draw("Ann", "blind") in legal and Draw("Ann", "row") in legal
+    assert [a for a in legal if isinstance(a, DiscardDraw)] == [
+        DiscardDraw("Ann", pair) for pair in (("blind", "blind"), ("blind", "row"), ("row", "blind"), ("row", "row"))
+    ]
+    assert Decay("Ann") in legal
+    assert [a for a in legal if isinstance(a, Annihilate)] == [Annihilate("Ann", rank) for rank in RANKS]
+    # Protons and neutrons are listed (with the one upward turn that fits them); a baryon's or
+    # meson's printed points are typed in, so those are asked with `refusal`, not listed.
+    creations = [a for a in legal if isinstance(a, Create)]
+    assert Create("Ann", "proton") in creations
+    assert Create("Ann", "neutron", transform=Transform("up", "down")) in creations
+    assert {a.particle for a in creations} == {"proton", "neutron"}
+    assert legal[-1] == EndTurn("Ann")
+    assert all(GAME.refusal(state, action) is None for action in legal)
+    assert GAME.legal_actions(state, "Bo") == []
+
+
+def test_legal_actions_follow_the_cards_the_bank_and_the_turn() -> None:
+    state = act(start(2), type="decay", player="Ann")
+    legal = GAME.legal_actions(state, "Ann")
+    assert Annihilate("Ann", "top", decayed=1) in legal and Annihilate("Ann", "top", decayed=2) not in legal
+    empty = with_deck(start(2), "quark", deck=0)
+    assert Draw("Ann", "blind") not in GAME.legal_actions(empty, "Ann")
+    assert Draw("Ann", "row") in GAME.legal_actions(empty, "Ann")
+    poor = with_seat(start(2), "Ann", energy=0)
+    assert Create("Ann", "proton", transform=Transform("up", "down")) not in GAME.legal_actions(poor, "Ann")
+    both = act(state, type="decay", player="Ann")
+    assert GAME.legal_actions(both, "Ann") == [EndTurn("Ann")]
+    assert GAME.legal_actions(replace(state, over=True), "Ann") == []
+
+
+def test_the_notice_is_made_from_the_facts_of_the_last_action() -> None:
+    full = start(3)
+    state = with_seat(full, "Cy", energy=2 + full.bank_energy - 9)
+    after = act(state, type="annihilate", player="Ann", rank="top")
+    assert (
+        notice(after)
+        == "The energy bank ran dry: payments stopped at what was left (Ann 8 of 8, Bo 1 of 1, Cy 0 of 1)."
+    )
+    assert after.last is not None
+    assert GAME.to_json(after.last) == {
+        "type": "annihilated",
+        "player": "Ann",
+        "rank": "top",
+        "decayed": 0,
+        "paid": {"Ann": 8, "Bo": 1, "Cy": 0},
+        "short": 1,
+        "drew": True,
+    }
+    # A hand count changes no notice; the next action replaces it.
+    assert notice(act(after, type="count_hand", player="Bo", cards=4)) == notice(after)
+    assert (
+        notice(act(after, type="decay", player="Ann"))
+        == "The energy bank is empty: Ann's decay releases no energy token."
+    )
+
+
+def test_every_event_reads_as_a_sentence() -> None:
+    state = with_seat(start(4), "Ann", protons=3, neutrons=3, energy=3)
+    created, trigger = decide(state, {"type": "create", "player": "Ann", "particle": "neutron"})
+    assert views.describe(created) == "Ann creates a neutron."
+    assert isinstance(trigger, EndTriggered)
+    assert views.describe(trigger, state.atoms) == (
+        "Ann created Lithium (3 protons, 4 neutrons, 3 energy as electrons): the end is triggered."
+    )
+    [ended] = decide(state, {"type": "end_turn", "player": "Ann"})
+    assert views.describe(ended) == "Ann ends the turn with 5 cards; Bo is next."
+    [drew] = decide(state, {"type": "discard_draw", "player": "Ann", "from": ["row", "blind"]})
+    assert views.describe(drew) == "Ann discards one card and draws two (row and blind)."

@@ -15,15 +15,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.dice import RandomDice
-from companion.game import Options, RuleError
-from companion.games.quark import (
+from companion.engine import Game
+from companion.game import Event, Options, RuleError
+from companion.games import game
+from companion.games.quark.state import (
     ENERGY_TOKENS,
     NEUTRON_TOKENS,
     PROTON_TOKENS,
     QUARK_CARDS,
     RANKS,
     ROW,
-    RULES,
     QuarkState,
 )
 from companion.session import Session
@@ -31,6 +32,13 @@ from companion.store import Store
 
 NAMES = ("Ann", "Bo", "Cy", "Dee")
 DICE = RandomDice.seeded(0)
+GAME: Game = game("quark")
+
+
+def decide(state: QuarkState, action: Any) -> list[Event]:
+    """`action` as a screen or script sends it (any JSON at all): read at the edge, then decided by the engine."""
+    return list(GAME.decide(state, GAME.parse_action(action, state.names), DICE))
+
 
 junk = st.one_of(
     st.none(), st.booleans(), st.integers(-3, 200), st.text(max_size=4), st.lists(st.integers(), max_size=3)
@@ -86,7 +94,7 @@ actions = st.one_of(
 def positions(draw: st.DrawFn) -> QuarkState:
     """A fresh game, maybe with energy and tokens already moved from the bank to players (so it can run dry)."""
     players = draw(st.integers(2, 4))
-    state = RULES.setup(Options.for_names(*NAMES[:players]))
+    state: QuarkState = GAME.setup(Options.for_names(*NAMES[:players]))
     seats = list(state.seats)
     bank = {"energy": state.bank_energy, "protons": state.bank_protons, "neutrons": state.bank_neutrons}
     for kind in bank:
@@ -125,20 +133,20 @@ def test_energy_and_tokens_are_conserved_and_nothing_goes_negative(state: QuarkS
     for action in script:
         before = state
         try:
-            events = RULES.decide(state, action, DICE)
+            events = decide(state, action)
         except RuleError as refusal:
             assert str(refusal)  # a sentence, never empty
             assert state == before  # refused: nothing changed
             continue
         for event in events:
-            state = RULES.evolve(state, event)
+            state = GAME.evolve(state, event)
             check_counts(state)
-        json.dumps(RULES.public_view(state))  # views stay JSON
+        json.dumps(GAME.public_view(state))  # views stay JSON
 
 
 def legal_moves(state: QuarkState) -> list[dict[str, Any]]:
     """A handful of actions the current player could try (some will still be refused)."""
-    player = RULES.current_player(state)
+    player = GAME.current_player(state)
     if player is None:
         return []
     return [
@@ -189,18 +197,18 @@ def test_replay_of_the_stored_events_equals_the_live_state(players: int, script:
 @given(st.integers(2, 4), st.lists(st.integers(0, 12), min_size=1, max_size=400))
 def test_games_end_with_equal_turns(players: int, choices: list[int]) -> None:
     """Whatever is played, once the game is over every player has had the same number of turns."""
-    state = RULES.setup(Options.for_names(*NAMES[:players]))
+    state: QuarkState = GAME.setup(Options.for_names(*NAMES[:players]))
     state = replace(state, decks=tuple(replace(d, deck=min(d.deck, 12)) for d in state.decks))
     for choice in choices * 10:
         moves = legal_moves(state)
         if not moves:
             break
         try:
-            events = RULES.decide(state, moves[choice % len(moves)], DICE)
+            events = decide(state, moves[choice % len(moves)])
         except RuleError:
-            events = RULES.decide(state, {"type": "end_turn", "player": RULES.current_player(state)}, DICE)
+            events = decide(state, {"type": "end_turn", "player": GAME.current_player(state)})
         for event in events:
-            state = RULES.evolve(state, event)
+            state = GAME.evolve(state, event)
     if state.over:
         assert len({s.turns for s in state.seats}) == 1
-        assert RULES.outcome(state) is not None
+        assert GAME.outcome(state) is not None

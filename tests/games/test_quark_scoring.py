@@ -8,14 +8,25 @@ from typing import Any
 import pytest
 
 from companion.dice import RandomDice
-from companion.game import Options, Reason, SetupError
-from companion.games.quark import DEFAULT_ATOMS, RULES, Atom, QuarkState, Seat, atoms_from_settings, best_atom, score
+from companion.engine import Game
+from companion.game import TIE, Options, SetupError
+from companion.games import game
+from companion.games.quark import settings
+from companion.games.quark.rules import HIGHEST_SCORE, Decay, Decayed, EndTriggered
+from companion.games.quark.scoring import DEFAULT_ATOMS, Atom, best_atom, score
+from companion.games.quark.state import Counts, QuarkState
 
 NAMES = ("Ann", "Bo", "Cy", "Dee")
+GAME: Game = game("quark")
 
 
-def start(players: int = 4, **settings: Any) -> QuarkState:
-    return RULES.setup(Options.for_names(*NAMES[:players], **settings))
+def start(players: int = 4, **table: Any) -> QuarkState:
+    state: QuarkState = GAME.setup(Options.for_names(*NAMES[:players], **table))
+    return state
+
+
+def atoms_from_settings(raw: dict[str, Any]) -> tuple[Atom, ...]:
+    return settings.read(raw).atoms
 
 
 def atom_name(protons: int, neutrons: int, energy: int, atoms: tuple[Atom, ...] = DEFAULT_ATOMS) -> str | None:
@@ -25,7 +36,7 @@ def atom_name(protons: int, neutrons: int, energy: int, atoms: tuple[Atom, ...] 
 
 def test_the_rules_worked_example_makes_lithium() -> None:
     # 3 protons, 4 neutrons and 3 energy make Lithium for 90 points, no energy left over.
-    result = score(Seat("Ann", energy=3, protons=3, neutrons=4), DEFAULT_ATOMS)
+    result = score(Counts("Ann", energy=3, protons=3, neutrons=4), DEFAULT_ATOMS)
     assert result.atom is not None and result.atom.name == "Lithium"
     assert (result.atom_points, result.leftover_energy, result.total) == (90, 0, 90)
 
@@ -49,13 +60,13 @@ def test_the_rules_worked_example_makes_lithium() -> None:
     ],
 )
 def test_best_single_atom(protons: int, neutrons: int, energy: int, atom: str | None, total: int) -> None:
-    result = score(Seat("Ann", energy=energy, protons=protons, neutrons=neutrons), DEFAULT_ATOMS)
+    result = score(Counts("Ann", energy=energy, protons=protons, neutrons=neutrons), DEFAULT_ATOMS)
     assert (result.atom.name if result.atom else None) == atom
     assert result.total == total
 
 
 def test_particle_points_add_to_the_atom_and_the_energy() -> None:
-    result = score(Seat("Ann", energy=5, protons=2, neutrons=2, particle_points=23), DEFAULT_ATOMS)
+    result = score(Counts("Ann", energy=5, protons=2, neutrons=2, particle_points=23), DEFAULT_ATOMS)
     assert (result.particle_points, result.atom_points, result.leftover_energy, result.total) == (23, 40, 3, 66)
 
 
@@ -77,28 +88,28 @@ def test_the_winner_is_named() -> None:
         Bo={"particle_points": 50, "energy": 10},
         Cy={"particle_points": 91},
     )
-    outcome = RULES.outcome(state)
+    outcome = GAME.outcome(state)
     assert outcome is not None
-    assert outcome.winners == ("Cy",) and outcome.reason is Reason.SCORE
+    assert outcome.winners == ("Cy",) and outcome.reason == HIGHEST_SCORE
     assert outcome.detail == "Cy wins with 93 points."  # 91 + the 2 energy everyone starts with
-    view = RULES.public_view(state)
+    view = GAME.public_view(state)
     assert [s["total"] for s in view["scores"]] == [90, 60, 93, 2]
     assert view["scores"][0]["atom"]["name"] == "Lithium"
 
 
 def test_ties_are_ties() -> None:
     state = over(start(3), Ann={"particle_points": 30}, Bo={"particle_points": 30}, Cy={"particle_points": 29})
-    outcome = RULES.outcome(state)
+    outcome = GAME.outcome(state)
     assert outcome is not None
-    assert outcome.winners == () and outcome.reason is Reason.TIE and outcome.is_tie
+    assert outcome.winners == () and outcome.reason == TIE and outcome.is_tie
     assert outcome.detail == "Ann and Bo tie on 32 points."
     three = over(start(3))
-    assert RULES.outcome(three).detail == "Ann, Bo and Cy tie on 2 points."  # type: ignore[union-attr]
+    assert GAME.outcome(three).detail == "Ann, Bo and Cy tie on 2 points."  # type: ignore[union-attr]
 
 
 def test_no_outcome_before_the_end() -> None:
-    assert RULES.outcome(start(2)) is None
-    view = RULES.public_view(start(2))
+    assert GAME.outcome(start(2)) is None
+    view = GAME.public_view(start(2))
     assert [p["score_now"] for p in view["players"]] == [2, 2]  # "if the game ended now"
 
 
@@ -106,7 +117,7 @@ def test_no_outcome_before_the_end() -> None:
 
 
 def test_default_atoms_and_where_their_points_come_from() -> None:
-    view = RULES.public_view(start(2))
+    view = GAME.public_view(start(2))
     assert [
         (a["name"], a["protons"], a["neutrons"], a["electrons"], a["points"], a["points_from"]) for a in view["atoms"]
     ] == [
@@ -130,7 +141,7 @@ def test_atoms_from_the_config_file() -> None:
     atoms = {a.name: a for a in atoms_from_settings({"atoms": {"Boron": [5, 6, 5, 250]}})}
     assert atoms["Boron"].points == 250
     state = start(2, atoms={"Helium": [2, 2, 2, 45]})
-    assert RULES.public_view(state)["atoms"][1]["points"] == 45
+    assert GAME.public_view(state)["atoms"][1]["points"] == 45
 
 
 @pytest.mark.parametrize(
@@ -165,7 +176,8 @@ def test_the_end_atom_follows_the_table() -> None:
     seats = list(state.seats)
     seats[0] = replace(seats[0], protons=3, neutrons=4, energy=3)
     state = replace(state, seats=tuple(seats), bank_protons=13, bank_neutrons=16, bank_energy=state.bank_energy - 1)
-    [created] = RULES.decide(state, {"type": "decay", "player": "Ann"}, RandomDice.seeded(0))
-    assert created["type"] == "decayed"
+    [created] = GAME.decide(state, Decay("Ann"), RandomDice.seeded(0))
+    assert isinstance(created, Decayed)
     state = replace(state, seats=(replace(seats[0], neutrons=5), *seats[1:]), bank_neutrons=15)
-    assert RULES.decide(state, {"type": "decay", "player": "Ann"}, RandomDice.seeded(0))[-1]["atom"] == "Lithium"
+    trigger = GAME.decide(state, Decay("Ann"), RandomDice.seeded(0))[-1]
+    assert isinstance(trigger, EndTriggered) and trigger.atom == "Lithium"

@@ -3,9 +3,23 @@
 from __future__ import annotations
 
 import pytest
-from quin_support import (
+
+from companion.games.quin.pieces import (
+    ARTIFICIAL_LIGHT,
+    KINDS,
+    LIGHT,
+    MEMORY,
+    PERIPHERAL,
+    REFLECTOR,
+    SHADOW,
+    TIME,
+    VOID,
+)
+from companion.games.quin.rules import CAPTURED_LIGHT, Flashed
+from tests.support.quin import (
     ANN,
     BO,
+    GAME,
     LABEL,
     act,
     bring_in,
@@ -17,20 +31,6 @@ from quin_support import (
     refused,
     started,
     where,
-)
-
-from companion.game import Reason
-from companion.games.quin import RULES
-from companion.games.quin.pieces import (
-    ARTIFICIAL_LIGHT,
-    KINDS,
-    LIGHT,
-    MEMORY,
-    PERIPHERAL,
-    REFLECTOR,
-    SHADOW,
-    TIME,
-    VOID,
 )
 
 # The expected outcome of every flash, written out by hand from RULINGS.md
@@ -96,8 +96,8 @@ def test_every_cell_of_the_capture_table(rule, attacker, defender, code):
     a, d = LABEL[attacker], LABEL[defender]
     events = events_of(state, flash(ANN, a, d))
     flashed = events[0]
-    assert flashed["type"] == "flashed"
-    assert flashed["result"] == RESULT_OF[code]
+    assert isinstance(flashed, Flashed)
+    assert flashed.result == RESULT_OF[code]
     after = act(state, flash(ANN, a, d))
     # Both pieces are revealed, whatever happened.
     assert after.piece(ANN, a).revealed and after.piece(BO, d).revealed
@@ -109,33 +109,32 @@ def test_every_cell_of_the_capture_table(rule, attacker, defender, code):
     else:
         assert (where(after, ANN, a), where(after, BO, d)) == ("board", "board")
     if won:
-        outcome = RULES.outcome(after)
-        assert outcome is not None and outcome.winners == (ANN,) and outcome.reason is Reason.CAPTURED_LIGHT
+        outcome = GAME.outcome(after)
+        assert outcome is not None and outcome.winners == (ANN,) and outcome.reason == CAPTURED_LIGHT
         assert after.phase == "over"
     else:
-        assert RULES.outcome(after) is None
+        assert GAME.outcome(after) is None
         assert after.turn == BO  # a flash ends the turn
     # The sentence names both pieces with their identities.
-    sentence = flashed["sentence"]
+    sentence = GAME.public_view(after)["last_flash"]["sentence"]
     assert f"Ann's {a} ({attacker})" in sentence and f"Bo's {d} ({defender})" in sentence
-    assert RULES.public_view(after)["last_flash"]["sentence"] == sentence
 
 
 def test_taken_pieces_go_face_up_to_the_rival_zero_g_card():
     state = ready_to_flash(MEMORY, MEMORY)
     state = act(state, flash(ANN, "6", "6"))  # mutual destruction
-    view = RULES.public_view(state)
+    view = GAME.public_view(state)
     ann_card, bo_card = (p["zero_g"] for p in view["players"])
     assert {"owner": BO, "label": "6", "identity": MEMORY, "how": "destroyed"} in ann_card["face_up"]
     assert {"owner": ANN, "label": "6", "identity": MEMORY, "how": "destroyed"} in bo_card["face_up"]
     state = act(state, flash(BO, "8", "2"))  # Bo's Peripheral captures Ann's Shadow
-    bo_card = RULES.public_view(state)["players"][1]["zero_g"]
+    bo_card = GAME.public_view(state)["players"][1]["zero_g"]
     assert {"owner": ANN, "label": "2", "identity": SHADOW, "how": "captured"} in bo_card["face_up"]
 
 
 def test_annihilation_puts_each_piece_on_the_other_card():
     state = act(ready_to_flash(SHADOW, VOID), flash(ANN, "2", "9"))
-    view = RULES.public_view(state)
+    view = GAME.public_view(state)
     assert view["players"][0]["zero_g"]["face_up"] == [
         {"owner": BO, "label": "9", "identity": VOID, "how": "annihilated"}
     ]
@@ -147,7 +146,7 @@ def test_annihilation_puts_each_piece_on_the_other_card():
 def test_revealed_pieces_stay_revealed_after_a_swap():
     state = act(ready_to_flash(PERIPHERAL, TIME), flash(ANN, "8", "4"))  # Peripheral cannot take Time: swap
     state = act(state, pass_(BO), pass_(ANN), pass_(BO))
-    ann, bo = RULES.public_view(state)["players"]
+    ann, bo = GAME.public_view(state)["players"]
     assert ann["pieces"][7] == {"label": "8", "where": "board", "revealed": True, "identity": PERIPHERAL}
     assert bo["pieces"][3] == {"label": "4", "where": "board", "revealed": True, "identity": TIME}
 
@@ -155,25 +154,25 @@ def test_revealed_pieces_stay_revealed_after_a_swap():
 @pytest.mark.parametrize("capturer", [VOID, ARTIFICIAL_LIGHT, SHADOW, TIME, LIGHT])
 def test_capturing_the_rival_light_wins_whatever_captures_it(capturer):
     state = act(ready_to_flash(capturer, LIGHT), flash(ANN, LABEL[capturer], "1"))
-    outcome = RULES.outcome(state)
-    assert outcome.winners == (ANN,) and outcome.reason is Reason.CAPTURED_LIGHT
+    outcome = GAME.outcome(state)
+    assert outcome.winners == (ANN,) and outcome.reason == CAPTURED_LIGHT
     assert "Ann wins" in outcome.detail
 
 
 def test_arcade_peripheral_takes_the_light_and_wins():
     state = act(ready_to_flash(PERIPHERAL, LIGHT, "arcade"), flash(ANN, "8", "1"))
-    assert RULES.outcome(state).winners == (ANN,)
+    assert GAME.outcome(state).winners == (ANN,)
 
 
 def test_key_peripheral_cannot_take_the_light():
     state = act(ready_to_flash(PERIPHERAL, LIGHT), flash(ANN, "8", "1"))
-    assert RULES.outcome(state) is None
+    assert GAME.outcome(state) is None
     assert where(state, BO, "1") == "board"
 
 
 def test_at_the_end_every_identity_is_public():
     state = act(ready_to_flash(LIGHT, LIGHT), flash(ANN, "1", "1"))
-    view = RULES.public_view(state)
+    view = GAME.public_view(state)
     for player in view["players"]:
         assert all(p["revealed"] and p["identity"] for p in player["pieces"])
     assert view["outcome"]["winner"] == ANN
@@ -203,11 +202,11 @@ def test_flash_back_of_the_same_pair_on_the_very_next_turn_is_refused():
     sentence = refused(state, flash(BO, "4", "8"), "may not flash back")
     assert identity_words(sentence) == set()
     # The ban is public and names the pair.
-    assert RULES.public_view(state)["flash_back_ban"]["sentence"] == "Bo's 4 may not flash Ann's 8 back this turn."
+    assert GAME.public_view(state)["flash_back_ban"]["sentence"] == "Bo's 4 may not flash Ann's 8 back this turn."
     # Other flashes are fine on that turn, and the same pair is fine a turn later.
     act(state, flash(BO, "4", "6"))
     later = act(state, pass_(BO), pass_(ANN))
-    assert RULES.public_view(later)["flash_back_ban"] is None
+    assert GAME.public_view(later)["flash_back_ban"] is None
     after = act(later, flash(BO, "4", "8"))  # Time captures Peripheral
     assert where(after, ANN, "8") == "captured"
 
@@ -224,7 +223,7 @@ def test_flash_back_rule_applies_to_the_defender_only():
 
 def test_flash_ends_the_turn_and_is_the_last_move():
     state = act(started(), flash(ANN, "2", "8", **{"from": "A3", "to": "B4"}))
-    view = RULES.public_view(state)
+    view = GAME.public_view(state)
     assert view["turn"] == BO
     assert view["last_move"] == {"player": ANN, "steps": ["Ann's 2 (Shadow) captures Bo's 8 (Peripheral)."]}
 
@@ -235,7 +234,7 @@ def test_a_flash_by_reflector_needs_a_reflector_sending_a_light():
     assert identity_words(sentence) <= {REFLECTOR, LIGHT, ARTIFICIAL_LIGHT}  # names the power, not the pieces
     refused(state, flash(ANN, "11", "8", reflector="6"), "cannot send your 11")
     after = act(state, flash(ANN, "11", "8", reflector="5"))
-    view = RULES.public_view(after)
+    view = GAME.public_view(after)
     assert view["players"][0]["powers_used"]["reflector"] == 1
     assert view["last_move"]["steps"][0].startswith("Ann used a Reflector. Ann's 11 (Artificial Light) captures")
     assert not after.piece(ANN, "5").revealed  # the Reflector itself stays hidden
@@ -250,4 +249,4 @@ def test_a_swapped_piece_cannot_flash_on_that_turn():
 
 def test_move_to_a_named_point_is_recorded():
     state = act(started(), move(ANN, "3", **{"from": "Gateway 1", "to": "Ring 2"}))
-    assert RULES.public_view(state)["last_move"]["steps"] == ["Ann moved 3 from Gateway 1 to Ring 2."]
+    assert GAME.public_view(state)["last_move"]["steps"] == ["Ann moved 3 from Gateway 1 to Ring 2."]

@@ -5,9 +5,30 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from quin_support import (
+
+from companion.game import RuleError
+from companion.games.quin.examples import EXAMPLE_BOARD, EXAMPLE_ZERO_G, example_setup
+from companion.games.quin.pieces import ARTIFICIAL_LIGHT, KINDS, LABELS, LIGHT, MEMORY, TIME
+from companion.games.quin.rules import (
+    LIGHT_ON_FIRST_SIGHT,
+    BringIn,
+    ClaimFirstSight,
+    Clone,
+    Flash,
+    Gravity,
+    Move,
+    Pass,
+    Reflect,
+    Resurrect,
+    SetupDone,
+    Swap,
+    Unassign,
+    UseTime,
+)
+from tests.support.quin import (
     ANN,
     BO,
+    GAME,
     act,
     bring_in,
     events_of,
@@ -20,11 +41,6 @@ from quin_support import (
     started,
     where,
 )
-
-from companion.game import Reason
-from companion.games.quin import RULES
-from companion.games.quin.examples import EXAMPLE_BOARD, EXAMPLE_ZERO_G, example_setup
-from companion.games.quin.pieces import ARTIFICIAL_LIGHT, KINDS, LIGHT, MEMORY, TIME
 
 
 def swap(memory, other, player=ANN):
@@ -65,18 +81,18 @@ def no_identity_leaks(sentence):
 def test_memory_swap_does_not_end_the_turn_and_is_public_without_naming_the_memory():
     state = act(started(), swap("6", "2"))
     assert state.turn == ANN
-    view = RULES.public_view(state)
+    view = GAME.public_view(state)
     assert view["this_turn"] == ["Ann made a Memory swap: 2 and 6 swapped places."]
     assert view["players"][0]["powers_used"]["memory_swaps"] == 1
     assert not state.piece(ANN, "6").revealed
     # Which of the two is the Memory never shows: the sentence is the same the other way round.
     mirror = act(started(), swap("6", "2"))
-    assert RULES.public_view(mirror) == view
+    assert GAME.public_view(mirror) == view
 
 
 def test_memory_swaps_twice_per_game_per_memory():
     state = act(started(), swap("6", "2"), pass_(ANN), pass_(BO), swap("6", "3"), pass_(ANN), pass_(BO))
-    assert RULES.private_view(state, ANN)["powers"]["memory_swaps_left"] == {"6": 0, "7": 2}
+    assert GAME.private_view(state, ANN)["powers"]["memory_swaps_left"] == {"6": 0, "7": 2}
     sentence = refused(state, swap("6", "2"), "cannot make a Memory swap now")
     assert no_identity_leaks(sentence)
     act(state, swap("7", "2"))  # the other Memory has its own two
@@ -120,7 +136,7 @@ def test_time_moves_a_rival_piece_then_goes_face_up_to_the_rival_card():
     assert state.turn == ANN  # Time does not end the turn
     piece = state.piece(ANN, "4")
     assert (piece.where, piece.how, piece.revealed) == ("removed", "used", True)
-    view = RULES.public_view(state)
+    view = GAME.public_view(state)
     assert {"owner": ANN, "label": "4", "identity": TIME, "how": "used"} in view["players"][1]["zero_g"]["face_up"]
     assert view["this_turn"] == ["Ann's 4 (Time) moved Bo's 8 back to Ring 2, then went to Bo's Zero-G card."]
     assert view["players"][0]["powers_used"]["time"] == 1
@@ -130,12 +146,12 @@ def test_time_moves_a_rival_piece_then_goes_face_up_to_the_rival_card():
 def test_time_is_used_once():
     state = act(started(), time("4", "8"))
     refused(state, time("4", "8"), "Your 4 is not on the board")
-    assert RULES.private_view(state, ANN)["powers"]["time"] == "used"
+    assert GAME.private_view(state, ANN)["powers"]["time"] == "used"
 
 
 def test_a_cloned_time_has_its_own_use():
     state = act(started(), time("4", "8"), bring_in(ANN, "15"), pass_(BO))
-    assert RULES.private_view(state, ANN)["powers"]["time"] == "ready"
+    assert GAME.private_view(state, ANN)["powers"]["time"] == "ready"
     state = act(state, time("15", "2"))
     assert where(state, ANN, "15") == "removed"
 
@@ -155,11 +171,11 @@ def test_totem_brings_back_a_captured_piece_on_a_gateway_and_the_turn_goes_on():
     state = act(started(), pass_(ANN), flash(BO, "8", "2"), pass_(ANN), pass_(BO))  # Ann's Shadow 2 captured
     state = act(state, resurrect("2", to="Bo's Gateway 1"))
     assert where(state, ANN, "2") == "board" and state.turn == ANN
-    view = RULES.public_view(state)
+    view = GAME.public_view(state)
     assert view["this_turn"] == ["Ann used the Resurrection Totem: 2 (Shadow) is back on Bo's Gateway 1."]
     assert view["players"][0]["powers_used"]["totem"] is True
     assert view["players"][1]["zero_g"]["face_up"] == []
-    assert RULES.private_view(state, ANN)["powers"]["totem"] == "used"
+    assert GAME.private_view(state, ANN)["powers"]["totem"] == "used"
     # The resurrected piece may attack at once.
     after = act(state, flash(ANN, "2", "6"))
     assert where(after, BO, "6") == "captured"
@@ -196,7 +212,7 @@ def test_resurrected_memory_swaps_as_a_new_piece():
     state = act(state, flash(ANN, "6", "6"))  # Memories destroy each other
     assert state.piece(ANN, "6").swaps_left == 0
     state = act(state, pass_(BO), resurrect("6"))
-    assert RULES.private_view(state, ANN)["powers"]["memory_swaps_left"]["6"] == 2
+    assert GAME.private_view(state, ANN)["powers"]["memory_swaps_left"]["6"] == 2
     act(state, swap("6", "2"))
 
 
@@ -207,8 +223,8 @@ def test_a_light_brought_back_by_the_totem_is_a_light_again():
     state = state.with_piece(replace(light, where="captured", how="captured", revealed=True, taken_on_turn=1))
     state = act(state, resurrect("1"))
     assert state.piece(ANN, "1").identity == LIGHT
-    assert RULES.private_view(state, ANN)["pieces"][0]["moves"] == 2
-    assert RULES.outcome(act(state, {"type": "first_sight", "player": ANN, "label": "1"})).winners == (ANN,)
+    assert GAME.private_view(state, ANN)["pieces"][0]["moves"] == 2
+    assert GAME.outcome(act(state, {"type": "first_sight", "player": ANN, "label": "1"})).winners == (ANN,)
 
 
 # -- Artificial Lights -----------------------------------------------------------------------------------
@@ -216,27 +232,27 @@ def test_a_light_brought_back_by_the_totem_is_a_light_again():
 
 def test_artificial_lights_accelerate_while_both_shadows_are_gone():
     state = started()
-    assert RULES.private_view(state, ANN)["artificial_light_moves"] == 2
+    assert GAME.private_view(state, ANN)["artificial_light_moves"] == 2
     state = act(state, pass_(ANN), flash(BO, "8", "2"), pass_(ANN))
-    assert RULES.private_view(state, ANN)["artificial_light_moves"] == 2  # one Shadow is not enough
+    assert GAME.private_view(state, ANN)["artificial_light_moves"] == 2  # one Shadow is not enough
     state = act(state, flash(BO, "10", "3"))  # Bo's Void takes Ann's other Shadow
-    view = RULES.private_view(state, ANN)
+    view = GAME.private_view(state, ANN)
     assert view["artificial_light_moves"] == 5
     assert {p["label"]: p["moves"] for p in view["pieces"]}["11"] == 5
-    assert RULES.private_view(state, BO)["artificial_light_moves"] == 2
+    assert GAME.private_view(state, BO)["artificial_light_moves"] == 2
 
 
 def test_a_shadow_lost_to_annihilation_counts_as_gone():
     state = act(started(), flash(ANN, "2", "9"), pass_(BO), flash(ANN, "3", "10"))
-    assert RULES.private_view(state, ANN)["artificial_light_moves"] == 5
+    assert GAME.private_view(state, ANN)["artificial_light_moves"] == 5
 
 
 def test_a_resurrected_shadow_ends_the_acceleration_for_good():
     state = act(started(), pass_(ANN), flash(BO, "8", "2"), pass_(ANN), flash(BO, "10", "3"), pass_(ANN), pass_(BO))
-    assert RULES.private_view(state, ANN)["artificial_light_moves"] == 5
+    assert GAME.private_view(state, ANN)["artificial_light_moves"] == 5
     state = act(state, resurrect("2"), pass_(ANN), flash(BO, "4", "2"))  # resurrected, then captured again
     assert all(state.piece(ANN, label).taken for label in ("2", "3"))
-    assert RULES.private_view(state, ANN)["artificial_light_moves"] == 2
+    assert GAME.private_view(state, ANN)["artificial_light_moves"] == 2
 
 
 # -- Void Gravity and Reflector ----------------------------------------------------------------------------
@@ -245,12 +261,12 @@ def test_a_resurrected_shadow_ends_the_acceleration_for_good():
 def test_void_gravity_moves_other_voids_and_ends_the_turn():
     state = act(started(), gravity("9", "10"))
     assert state.turn == BO
-    view = RULES.public_view(state)
+    view = GAME.public_view(state)
     assert view["last_move"]["steps"] == ["Ann cast Void Gravity: 10 moved."]
     assert view["players"][0]["powers_used"]["void_gravity"] == 1
     refused(state, gravity("9", "10"), "It is Bo's turn")  # once per turn: the cast was the turn
     again = act(state, pass_(BO), gravity("10", "9"))  # as often as you like in a game
-    assert RULES.public_view(again)["players"][0]["powers_used"]["void_gravity"] == 2
+    assert GAME.public_view(again)["players"][0]["powers_used"]["void_gravity"] == 2
 
 
 def test_void_gravity_needs_voids_and_does_not_say_which_piece_is_not_one():
@@ -265,7 +281,7 @@ def test_void_gravity_needs_voids_and_does_not_say_which_piece_is_not_one():
 def test_reflector_sends_a_light_and_ends_the_turn():
     state = act(started(), reflect("5", "1", to="Line 3"))
     assert state.turn == BO
-    view = RULES.public_view(state)
+    view = GAME.public_view(state)
     assert view["last_move"]["steps"] == ["Ann used a Reflector: 1 moved to Line 3."]
     assert view["players"][0]["powers_used"]["reflector"] == 1
     refused(state, reflect("5", "1"), "It is Bo's turn")  # once per turn: it was the turn
@@ -287,7 +303,7 @@ def test_several_artificial_lights_may_come_in_on_one_turn():
     state = act(started(), bring_in(ANN, "11", "12", "13"))
     assert [where(state, ANN, label) for label in ("11", "12", "13", "14")] == ["board"] * 3 + ["zero-g"]
     assert state.turn == BO
-    assert RULES.public_view(state)["last_move"]["steps"] == ["Ann brought 11, 12 and 13 in."]
+    assert GAME.public_view(state)["last_move"]["steps"] == ["Ann brought 11, 12 and 13 in."]
 
 
 def test_other_pieces_come_in_one_a_turn():
@@ -302,13 +318,13 @@ def test_other_pieces_come_in_one_a_turn():
 
 def test_pass_ends_the_turn_and_last_move_is_the_previous_turn():
     state = act(started(), swap("6", "2"), move(ANN, "3", to="Iris"))
-    view = RULES.public_view(state)
+    view = GAME.public_view(state)
     assert view["last_move"] == {
         "player": ANN,
         "steps": ["Ann made a Memory swap: 2 and 6 swapped places.", "Ann moved 3 to Iris."],
     }
     state = act(state, pass_(BO))
-    assert RULES.public_view(state)["last_move"] == {"player": BO, "steps": ["Bo passed."]}
+    assert GAME.public_view(state)["last_move"] == {"player": BO, "steps": ["Bo passed."]}
 
 
 def test_moving_a_piece_not_on_the_board_is_refused():
@@ -320,15 +336,15 @@ def test_moving_a_piece_not_on_the_board_is_refused():
 
 def test_light_on_first_sight_wins():
     state = act(started(), {"type": "first_sight", "player": ANN, "label": "1", "from": "Iris"})
-    outcome = RULES.outcome(state)
-    assert outcome.winners == (ANN,) and outcome.reason is Reason.LIGHT_ON_FIRST_SIGHT
+    outcome = GAME.outcome(state)
+    assert outcome.winners == (ANN,) and outcome.reason == LIGHT_ON_FIRST_SIGHT
     assert all(p.revealed for p in state.pieces)
-    assert RULES.public_view(state)["last_move"]["steps"] == ["Ann moved 1 (Light) to First Sight."]
+    assert GAME.public_view(state)["last_move"]["steps"] == ["Ann moved 1 (Light) to First Sight."]
 
 
 def test_a_move_to_first_sight_is_the_same_claim():
     state = act(started(), move(ANN, "1", to="first sight"))
-    assert RULES.outcome(state).reason is Reason.LIGHT_ON_FIRST_SIGHT
+    assert GAME.outcome(state).reason == LIGHT_ON_FIRST_SIGHT
 
 
 @pytest.mark.parametrize("label", [str(n) for n in range(2, 11)])
@@ -348,7 +364,7 @@ def test_a_light_off_the_board_cannot_claim_first_sight():
     state = act(new_game(), example_setup(ANN, board=board, zero_g=zero_g), example_setup(BO))
     refused(state, {"type": "first_sight", "player": ANN, "label": "17"}, "Your 17 is not on the board")
     state = act(state, bring_in(ANN, "17"), pass_(BO))
-    assert RULES.outcome(act(state, {"type": "first_sight", "player": ANN, "label": "17"})).winners == (ANN,)
+    assert GAME.outcome(act(state, {"type": "first_sight", "player": ANN, "label": "17"})).winners == (ANN,)
 
 
 def test_first_sight_claim_is_a_move_and_needs_the_turn():
@@ -388,17 +404,76 @@ def test_first_sight_claim_is_a_move_and_needs_the_turn():
     ],
 )
 def test_malformed_actions_are_refused_in_words(action):
-    from companion.game import RuleError
-
-    with pytest.raises(RuleError):
-        RULES.decide(started(), action, None)
+    refused(started(), action)  # read as a script line is, then decided
 
 
 def test_integer_labels_are_read_as_labels():
     events = events_of(started(), {"type": "move", "player": ANN, "label": 3})
-    assert events[0]["label"] == "3"
+    assert events[0].label == "3"
 
 
 def test_a_memory_that_moved_cannot_swap_that_turn():
     state = act(started(), move(ANN, "6"))  # a move ends the turn, so the swap has no turn left to happen in
     refused(state, swap("6", "2"), "It is Bo's turn")
+
+
+# -- what a player may do now (legal_actions) ---------------------------------------------------------------------
+
+
+def _accepted(state, action):
+    try:
+        events_of(state, action)
+    except RuleError:
+        return False
+    return True
+
+
+def _every_single_piece_action(state, player):
+    """Every play action naming one or two labels (no "to", no lists), legal or not."""
+    for a in LABELS:
+        yield from (Move(player, a), ClaimFirstSight(player, a), Resurrect(player, a), BringIn(player, label=a))
+        for b in LABELS:
+            yield from (Flash(player, a, b), Swap(player, a, b), UseTime(player, a, b), Reflect(player, a, b))
+    yield Pass(player)
+
+
+@pytest.mark.parametrize(
+    "moves",
+    [
+        [],
+        [swap("6", "2")],
+        [time("4", "8")],
+        [pass_(ANN), flash(BO, "8", "2"), pass_(ANN), pass_(BO)],  # Ann's Shadow 2 captured, the Totem may bring it
+        [flash(ANN, "8", "4")],  # Bo may not flash back Ann's 8 with his 4
+    ],
+)
+def test_legal_actions_are_exactly_the_accepted_ones(moves):
+    state = act(started(), *moves)
+    player = state.turn
+    listed = set(GAME.legal_actions(state, player))
+    assert all(_accepted(state, action) for action in listed)
+    for action in _every_single_piece_action(state, player):
+        assert (action in listed) == _accepted(state, action), action
+    assert GAME.legal_actions(state, state.rival(player)) == []  # not their turn
+
+
+def test_legal_actions_follow_the_players_own_identities():
+    state = started()
+    listed = GAME.legal_actions(state, ANN)
+    assert {a.memory for a in listed if isinstance(a, Swap)} == {"6", "7"}
+    assert {a.label for a in listed if isinstance(a, ClaimFirstSight)} == {"1"}
+    together = {a.labels for a in listed if isinstance(a, BringIn) and a.labels}
+    assert ("11", "12", "13", "14") in together and all(set(t) <= {"11", "12", "13", "14"} for t in together)
+    assert {a.voids for a in listed if isinstance(a, Gravity)} == {("10",), ("9",)}
+
+
+def test_legal_actions_in_the_private_setup():
+    state = new_game()
+    listed = GAME.legal_actions(state, ANN)
+    assert listed and all(isinstance(a, Clone) for a in listed)  # the Clone comes first
+    assert len(listed) == 6 * 4
+    state = act(state, {**example_setup(ANN), "done": False})
+    listed = GAME.legal_actions(state, ANN)
+    assert SetupDone(ANN) in listed and Unassign(ANN, "1") in listed
+    assert all(_accepted(state, action) for action in listed)
+    assert GAME.legal_actions(act(state, {"type": "setup_done", "player": ANN}), ANN) == []

@@ -10,6 +10,9 @@ undos) through a real `Session`. After every step:
 - a stronger twin check: swapping the identities of two hidden pieces of the
   same player changes neither the public view nor the rival's private view;
 - a piece entry in the public view carries an identity exactly when revealed;
+- what `companion play` prints of an event (`public_event`) names no hidden kind, nor
+  which piece used a power its owner keeps secret (the Memory, the casting Void, the
+  Reflector), nor a Clone's faces or an assigned identity;
 - a refusal during play names no hidden kind except the power it was asked for,
   and changes nothing;
 - replay of the stored log (Session.load) equals the live game.
@@ -26,10 +29,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import event as note
 from hypothesis import strategies as st
-from quin_support import ANN, BO, identity_words
 
-from companion.game import Options, Player, RuleError, public_event
-from companion.games.quin import RULES, QuinState
+from companion.game import Options, Player, RuleError
 from companion.games.quin.pieces import (
     ARTIFICIAL_LIGHT,
     CLONE_FROM,
@@ -44,8 +45,10 @@ from companion.games.quin.pieces import (
     ZERO_G_AT_START,
     counts,
 )
+from companion.games.quin.state import QuinState
 from companion.session import Session
 from companion.store import Store
+from tests.support.quin import ANN, BO, GAME, identity_words
 
 NAMES = (ANN, BO)
 TOLD = re.compile(r"(?<!\d)(\d+) \((" + "|".join(KINDS) + r")\)")
@@ -211,38 +214,53 @@ def twins(state: QuinState, owner: str) -> list[QuinState]:
 
 
 def check_views(state: QuinState) -> None:
-    public = RULES.public_view(state)
+    public = GAME.public_view(state)
     public_text = json.dumps(public)
     for owner in NAMES:
         rival = BO if owner == ANN else ANN
         secret = hidden_kinds(state, owner)
         assert not identity_words(public_text, secret), f"public view names a hidden kind of {owner}'s: {secret}"
-        rival_text = json.dumps(without_own_secrets(RULES.private_view(state, rival)))
+        rival_text = json.dumps(without_own_secrets(GAME.private_view(state, rival)))
         assert not identity_words(rival_text, secret), f"{rival}'s private view names a hidden kind of {owner}'s"
-        rival_view = RULES.private_view(state, rival)
+        rival_view = GAME.private_view(state, rival)
         told = set(TOLD.findall(public_text)) | set(TOLD.findall(rival_text))  # "7 (Shadow)" and the like
         for piece in state.pieces_of(owner):
             twin = state.piece(rival, piece.label)  # the same label on the other side
             if piece.identity and not piece.revealed and not (twin.revealed and twin.identity == piece.identity):
                 assert (piece.label, piece.identity) not in told, f"{owner}'s {piece.label} is told"
         for twin in twins(state, owner):
-            assert RULES.public_view(twin) == public
-            assert RULES.private_view(twin, rival) == rival_view
+            assert GAME.public_view(twin) == public
+            assert GAME.private_view(twin, rival) == rival_view
         for piece, entry in zip(state.pieces_of(owner), public["players"][state.seat(owner)]["pieces"], strict=True):
             assert ("identity" in entry) == piece.revealed
             if piece.revealed:
                 assert entry["identity"] == piece.identity
     # A player's own private view has every one of their pieces, and only theirs.
     for player in NAMES:
-        view = RULES.private_view(state, player)
+        view = GAME.private_view(state, player)
         assert [p["identity"] for p in view["pieces"]] == [p.identity for p in state.pieces_of(player)]
 
 
+# What each event type may never show the table (the owner's own display knows it already).
+SECRET_KEYS = {
+    "clone_chosen": {"from", "to"},
+    "piece_assigned": {"identity"},
+    "memory_swapped": {"memory", "with"},
+    "gravity_cast": {"void"},
+    "reflected": {"reflector"},
+}
+
+
 def check_events(state: QuinState, events: Any) -> None:
-    """What `companion play` prints of each event names no kind still hidden after it."""
+    """What `companion play` prints of each event names no kind still hidden after it, and no secret key."""
+    public = [GAME.public_event(event) for event in events]
+    for shown in public:
+        assert not SECRET_KEYS.get(shown["type"], set()) & set(shown), f"a public event keeps a secret: {shown}"
+        if shown["type"] == "flashed":
+            assert shown["reflector"] in (None, True), "a flash names the Reflector that sent the attacker"
     if state.result is not None:
         return  # the game is over: every identity is shown to the table
-    text = json.dumps([public_event(RULES, event) for event in events])
+    text = json.dumps(public)
     secret = hidden_kinds(state, ANN) | hidden_kinds(state, BO)
     assert not identity_words(text, secret), f"public events name a hidden kind: {text}"
 
@@ -349,13 +367,13 @@ def test_random_games_keep_every_hidden_identity_hidden(table, data):
     phase=st.sampled_from(["setup", "play"]),
 )
 def test_any_json_action_is_either_accepted_or_refused_in_words(action, phase):
-    from quin_support import new_game, started
+    from tests.support.quin import events_of, new_game, started
 
     state = started() if phase == "play" else new_game()
     try:
-        events = RULES.decide(state, action, None)
+        events = events_of(state, action)  # read as a script line is, then decided
     except RuleError:
         return
     for event in events:
-        state = RULES.evolve(state, event)
-    json.dumps(RULES.public_view(state))
+        state = GAME.evolve(state, event)
+    json.dumps(GAME.public_view(state))

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from quin_support import ANN, BO, act, events_of, new_game, refused, started
 
 from companion.game import Options, SetupError
-from companion.games.quin import RULES
 from companion.games.quin.examples import EXAMPLE_BOARD, EXAMPLE_ZERO_G, example_setup
 from companion.games.quin.pieces import (
     ARTIFICIAL_LIGHT,
@@ -18,6 +16,8 @@ from companion.games.quin.pieces import (
     TIME,
     VOID,
 )
+from companion.games.quin.rules import PlayStarted
+from tests.support.quin import ANN, BO, GAME, act, events_of, new_game, refused, started
 
 
 def clone(player=ANN, taken=PERIPHERAL, made=TIME):
@@ -92,7 +92,7 @@ def test_arcade_is_a_setting():
 
 def test_quin_is_for_two():
     with pytest.raises(SetupError, match="exactly 2"):
-        RULES.setup(Options.for_names("Ann", "Bo", "Cy"))
+        GAME.setup(Options.for_names("Ann", "Bo", "Cy"))
 
 
 # -- the Clone ---------------------------------------------------------------------------------------
@@ -102,7 +102,7 @@ def test_the_clone_changes_the_counts():
     state = act(new_game(), clone(ANN, PERIPHERAL, VOID))
     assert state.counts_for(ANN)[PERIPHERAL] == 2 and state.counts_for(ANN)[VOID] == 3
     assert state.counts_for(BO)[PERIPHERAL] == 3  # the rival's counts are their own business
-    view = RULES.private_view(state, ANN)["setup"]
+    view = GAME.private_view(state, ANN)["setup"]
     assert view["clone"] == VOID and view["clone_from"] == PERIPHERAL
 
 
@@ -201,7 +201,7 @@ def test_setup_done_is_refused_with_what_is_missing():
 
 def test_finished_setup_is_closed():
     state = act(new_game(), clone(), *layout_actions(), done())
-    assert RULES.private_view(state, ANN)["setup"]["done"] is True
+    assert GAME.private_view(state, ANN)["setup"]["done"] is True
     refused(state, assign("1", SHADOW), "already finished")
 
 
@@ -215,25 +215,26 @@ def test_one_action_setup_refusals_name_the_label():
     board = {**EXAMPLE_BOARD, "10": ARTIFICIAL_LIGHT}
     refused(new_game(), example_setup(ANN, board=board), "Label 10: Artificial Lights start")
     refused(new_game(), example_setup(ANN, board={**EXAMPLE_BOARD, "11": VOID}), "Label 11 is given twice")
-    refused(new_game(), {**example_setup(ANN), "clone": "Time"}, '"clone" must say')
+    refused(new_game(), {**example_setup(ANN), "clone": "Time"}, '"clone" must be an object')
+    refused(new_game(), {**example_setup(ANN), "clone": {"to": "Time"}}, '"clone" must say')
 
 
 def test_private_setup_view_tracks_progress():
     state = act(new_game(), clone(), assign("1", LIGHT), assign("11", ARTIFICIAL_LIGHT, "zero-g"))
-    setup = RULES.private_view(state, ANN)["setup"]
+    setup = GAME.private_view(state, ANN)["setup"]
     assert setup["unassigned"] == [str(n) for n in range(2, 18) if n != 11]
     assert setup["on_board"] == 1 and setup["on_zero_g"] == 1 and setup["done"] is False
     assert setup["needed"][TIME] == 2 and setup["assigned"][LIGHT] == 1
-    assert RULES.private_view(state, BO)["setup"]["clone"] is None
+    assert GAME.private_view(state, BO)["setup"]["clone"] is None
 
 
 def test_play_starts_when_both_are_done_with_the_first_seat():
     state = act(new_game(), example_setup(ANN))
-    assert state.phase == "setup" and RULES.current_player(state) is None
+    assert state.phase == "setup" and GAME.current_player(state) is None
     events = events_of(state, example_setup(BO))
-    assert events[-1] == {"type": "play_started", "player": ANN}
+    assert events[-1] == PlayStarted(ANN)
     state = act(state, example_setup(BO))
-    assert state.phase == "play" and RULES.current_player(state) == ANN
+    assert state.phase == "play" and GAME.current_player(state) == ANN
 
 
 def test_play_actions_wait_for_setup_and_setup_actions_end_with_it():
@@ -257,14 +258,15 @@ def test_choose_first_after_setup_but_before_any_turn():
 
 def test_choose_first_is_refused_once_play_has_begun():
     state = act(started(), {"type": "pass", "player": ANN})
-    refused(state, {"type": "choose_first", "player": BO, "chosen_by": BO, "how": "race"}, "before the first turn")
+    refused(state, {"type": "choose_first", "player": BO, "chosen_by": BO, "how": "race"}, "only before play begins")
 
 
 @pytest.mark.parametrize(
     ("action", "match"),
     [
         ({"type": "choose_first", "player": "Cy", "chosen_by": ANN, "how": "race"}, '"player" must name'),
-        ({"type": "choose_first", "player": ANN, "how": "race"}, '"chosen_by" must name'),
+        ({"type": "choose_first", "player": ANN, "how": "race"}, 'needs "chosen_by"'),
+        ({"type": "choose_first", "player": ANN, "chosen_by": "Cy", "how": "race"}, '"chosen_by" must name'),
         ({"type": "choose_first", "player": ANN, "chosen_by": ANN, "how": "dice"}, '"how" must be'),
     ],
 )
@@ -283,10 +285,10 @@ def test_a_dealt_layout_is_always_legal_and_stays_open(seed):
 
     adjustable = {"Reflector": 1, "Memory": 3, "Peripheral": 3, "Void": 2}
     state = act(new_game(pieces=adjustable), dealt_setup(ANN, adjustable, random.Random(seed)))
-    assert RULES.private_view(state, ANN)["setup"]["problems"] == []
+    assert GAME.private_view(state, ANN)["setup"]["problems"] == []
     assert not state.side(ANN).ready  # "done": false leaves the player free to adjust
     state = act(state, {"type": "unassign", "player": ANN, "label": "5"})
-    assert RULES.private_view(state, ANN)["setup"]["unassigned"] == ["5"]
+    assert GAME.private_view(state, ANN)["setup"]["unassigned"] == ["5"]
 
 
 def test_setup_done_flag_must_be_a_boolean():

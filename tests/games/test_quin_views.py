@@ -5,11 +5,23 @@ from __future__ import annotations
 import json
 import re
 
-from quin_support import ANN, BO, act, as_text, flash, identity_words, new_game, pass_, started
-
-from companion.games.quin import RULES
 from companion.games.quin.examples import example_setup
 from companion.games.quin.pieces import KINDS
+from companion.games.quin.views import news
+from tests.support.quin import (
+    ANN,
+    BO,
+    GAME,
+    act,
+    as_text,
+    bring_in,
+    events_of,
+    flash,
+    identity_words,
+    new_game,
+    pass_,
+    started,
+)
 
 WHERE = {"board", "zero-g", "captured", "removed", "off"}
 
@@ -44,34 +56,34 @@ def check_private_shape(view, player, phase):
 
 def test_private_view_shape_in_every_phase():
     state = new_game()
-    check_private_shape(RULES.private_view(state, ANN), ANN, "setup")
-    setup = RULES.private_view(state, ANN)["setup"]
+    check_private_shape(GAME.private_view(state, ANN), ANN, "setup")
+    setup = GAME.private_view(state, ANN)["setup"]
     assert (setup["clone"], setup["unassigned"], setup["done"]) == (None, [str(n) for n in range(1, 18)], False)
     state = act(state, example_setup(ANN))
-    check_private_shape(RULES.private_view(state, ANN), ANN, "setup")
+    check_private_shape(GAME.private_view(state, ANN), ANN, "setup")
     state = act(state, example_setup(BO))
-    view = RULES.private_view(state, BO)
+    view = GAME.private_view(state, BO)
     check_private_shape(view, BO, "play")
     assert view["turn"] == ANN and view["colour"] == "#1e88e5"
     assert view["pieces"][0] == {"label": "1", "identity": "Light", "where": "board", "moves": 2, "revealed": False}
     assert view["powers"] == {"memory_swaps_left": {"6": 2, "7": 2}, "time": "ready", "totem": "ready"}
     state = act(state, flash(ANN, "1", "1"))
-    check_private_shape(RULES.private_view(state, ANN), ANN, "over")
-    assert RULES.private_view(state, BO)["last_flash"] == "Ann's 1 (Light) takes Bo's 1 (Light); Ann wins."
+    check_private_shape(GAME.private_view(state, ANN), ANN, "over")
+    assert GAME.private_view(state, BO)["last_flash"] == "Ann's 1 (Light) takes Bo's 1 (Light); Ann wins."
 
 
 def test_private_view_holds_only_the_players_own_pieces():
     state = act(started(), flash(ANN, "8", "2"))  # Ann's Peripheral and Bo's Shadow are revealed
-    ann = RULES.private_view(state, ANN)
+    ann = GAME.private_view(state, ANN)
     assert [p["identity"] for p in ann["pieces"]][:3] == ["Light", "Shadow", "Shadow"]
-    bo = RULES.private_view(state, BO)
+    bo = GAME.private_view(state, BO)
     assert bo["pieces"][7]["identity"] == "Peripheral"  # Bo's own 8, not Ann's
     assert "Ann's 8 (Peripheral)" in bo["last_flash"]
 
 
 def test_public_view_during_setup_shows_nothing_but_who_is_ready():
     state = act(new_game(), example_setup(ANN))
-    view = RULES.public_view(state)
+    view = GAME.public_view(state)
     assert identity_words(as_text(view)) == set()
     assert [p["ready"] for p in view["players"]] == [True, False]
     assert all(p["where"] == "off" for side in view["players"] for p in side["pieces"])
@@ -79,7 +91,7 @@ def test_public_view_during_setup_shows_nothing_but_who_is_ready():
 
 
 def test_public_view_in_play_shows_where_labels_are_but_no_identity():
-    view = RULES.public_view(started())
+    view = GAME.public_view(started())
     assert identity_words(as_text(view)) == set()
     ann = view["players"][0]
     assert ann["zero_g"]["face_down"] == [str(n) for n in range(11, 18)]
@@ -89,7 +101,7 @@ def test_public_view_in_play_shows_where_labels_are_but_no_identity():
 
 def test_public_last_flash_names_both_pieces():
     state = act(started(), flash(ANN, "8", "2"), pass_(BO))
-    flash_view = RULES.public_view(state)["last_flash"]
+    flash_view = GAME.public_view(state)["last_flash"]
     assert flash_view == {
         "sentence": "Ann's 8 (Peripheral) captures Bo's 2 (Shadow).",
         "result": "capture",
@@ -99,5 +111,26 @@ def test_public_last_flash_names_both_pieces():
 
 
 def test_unknown_player_private_view_is_empty_of_secrets():
-    view = RULES.private_view(started(), "Cy")
+    view = GAME.private_view(started(), "Cy")
     assert identity_words(as_text(view)) == set() and "pieces" not in view
+
+
+def test_public_events_tell_what_happened_but_not_what_a_piece_is():
+    state = act(new_game(), example_setup(ANN))
+    shown = [GAME.public_event(e) for e in events_of(state, example_setup(BO))]
+    assert shown[0] == {"type": "clone_chosen", "player": BO}
+    assert shown[1] == {"type": "piece_assigned", "player": BO, "label": "1", "where": "board"}
+    assert identity_words(as_text(shown)) == set()
+    state = act(state, example_setup(BO), bring_in(ANN, "11"), pass_(BO))
+    swap = events_of(state, {"type": "swap", "player": ANN, "memory": "6", "with": "2"})
+    assert GAME.public_event(swap[0]) == {"type": "memory_swapped", "player": ANN, "labels": ["2", "6"]}
+    sent = GAME.public_event(events_of(state, flash(ANN, "11", "8", reflector="5"))[0])
+    assert sent["reflector"] is True  # a Reflector sent it; which of Ann's pieces is one stays hidden
+    assert "5" not in {str(v) for v in sent.values()}
+    gravity = events_of(state, {"type": "gravity", "player": ANN, "void": "9", "voids": ["10"]})
+    assert GAME.public_event(gravity[0]) == {"type": "gravity_cast", "player": ANN, "voids": ["10"], "to": None}
+
+
+def test_news_tells_each_step_of_a_turn():
+    state = act(started(), {"type": "swap", "player": ANN, "memory": "6", "with": "2"})
+    assert [news(state, step) for step in state.this_turn.steps] == ["Ann made a Memory swap: 2 and 6 swapped places."]

@@ -5,18 +5,33 @@ from __future__ import annotations
 import json
 
 import pytest
-from quinque_support import ANN, BO, act, add, board, mark, move, new_game, play, skip
 
-from companion.game import Options, RuleError, SetupError
-from companion.games import rules_for
-from companion.games.quinque import RULES, legal_actions, open_spaces
+from companion.engine import Game
+from companion.game import ChooseFirst, FirstPlayerChosen, Options, RuleError, SetupError
+from companion.games import game
+from companion.games.quinque import settings as quinque_settings
+from companion.games.quinque.board import open_spaces
+from companion.games.quinque.rules import (
+    Add,
+    Mark,
+    MoveSkipped,
+    SkydiverMarked,
+    TileAdded,
+    TurnEnded,
+    legal_actions,
+)
+from companion.session import Session
+from companion.store import Store
+from tests.support.quinque import ANN, BO, GAME, act, add, board, mark, move, new_game, play, skip
 
 # -- setup --------------------------------------------------------------------------------
 
 
 def test_registered_under_its_name():
-    assert rules_for("quinque") is RULES
-    assert (RULES.min_players, RULES.max_players) == (2, 2)
+    assert isinstance(GAME, Game) and game("quinque") is GAME
+    assert (GAME.title, GAME.min_players, GAME.max_players) == ("Quinque", 2, 2)
+    assert GAME.chooses_first
+    assert GAME.action_types == ("mark", "add", "move", "skip", "choose_first")
 
 
 def test_the_published_supplies_by_default():
@@ -25,13 +40,18 @@ def test_the_published_supplies_by_default():
     assert state.tiles_left == (16, 16)
     assert state.parachutes_left == (18, 18)
     assert state.advanced is False
-    assert RULES.current_player(state) == ANN
+    assert GAME.current_player(state) == ANN
+
+
+def test_the_settings_table_is_read_with_defaults():
+    assert quinque_settings.read({}) == quinque_settings.QuinqueSettings(advanced=False, tiles=16, parachutes=18)
+    assert quinque_settings.read({"advanced": True, "tiles": 9}) == quinque_settings.QuinqueSettings(True, 9, 18)
 
 
 @pytest.mark.parametrize("names", [("Ann",), ("Ann", "Bo", "Cy")])
 def test_exactly_two_players(names):
     with pytest.raises(SetupError, match="exactly 2"):
-        RULES.setup(Options.for_names(*names))
+        GAME.setup(Options.for_names(*names))
 
 
 @pytest.mark.parametrize(
@@ -63,16 +83,21 @@ def test_settings_change_the_supplies():
 
 def test_choose_first_before_the_first_tile():
     state, events = act(new_game(), {"type": "choose_first", "player": BO, "chosen_by": ANN, "how": "race"})
-    assert events == [{"type": "first_player_chosen", "player": BO, "chosen_by": ANN, "how": "race"}]
-    assert RULES.current_player(state) == BO
+    assert events == [FirstPlayerChosen(BO, ANN, "race")]
+    assert GAME.current_player(state) == BO
     state = play(state, [add(BO, (0, 0), "nw")])
     assert state.tiles[0].marks[0] == BO
 
 
-def test_choose_first_is_refused_once_play_has_begun():
-    state = play(new_game(), [add(ANN, (0, 0), "nw"), skip(ANN)])
-    with pytest.raises(RuleError, match="before the first tile"):
-        act(state, {"type": "choose_first", "player": BO, "chosen_by": ANN, "how": "table"})
+def test_choose_first_is_refused_once_play_has_begun(tmp_path):
+    with Store.open(tmp_path / "games.db") as store:
+        session = Session.start(store, "quinque", Options.for_names(ANN, BO), clock=lambda: 0.0)
+        session.act(ChooseFirst(BO, ANN, "race"))  # choosing does not begin play: the table may choose again
+        session.act(ChooseFirst(ANN, BO, "table"))
+        session.act(add(ANN, (0, 0), "nw"))
+        session.act(skip(ANN))
+        with pytest.raises(RuleError, match="only before play begins"):
+            session.act({"type": "choose_first", "player": BO, "chosen_by": ANN, "how": "table"})
 
 
 @pytest.mark.parametrize(
@@ -94,7 +119,8 @@ def test_choose_first_checks_every_field(action):
 
 def test_the_first_tile_goes_at_the_origin_with_a_parachute():
     state, events = act(new_game(), add(ANN, (0, 0), "se"))
-    assert events == [
+    assert events == [TileAdded(ANN, (0, 0)), SkydiverMarked(ANN, (0, 0), "se")]
+    assert [GAME.public_event(e) for e in events] == [  # as `companion play` prints them
         {"type": "tile_added", "player": ANN, "tile": [0, 0]},
         {"type": "skydiver_marked", "player": ANN, "tile": [0, 0], "skydiver": "se"},
     ]
@@ -128,7 +154,7 @@ def test_a_new_tile_must_touch_the_formation_edge_to_edge():
 
 def test_open_spaces_are_the_free_spaces_along_the_edges():
     state = board("A...", "....", turn=BO, step="mark")
-    assert set(open_spaces(state)) == {(-1, 0), (2, 0), (0, -1), (1, -1), (0, 1), (1, 1)}
+    assert set(open_spaces(state.occupied)) == {(-1, 0), (2, 0), (0, -1), (1, -1), (0, 1), (1, 1)}
 
 
 def test_adding_on_a_tile_is_refused():
@@ -137,11 +163,17 @@ def test_adding_on_a_tile_is_refused():
         act(state, add(BO, (0, 0), "ne"))
 
 
+def test_only_the_player_on_turn_has_legal_actions():
+    state = new_game()
+    assert {type(a) for a in legal_actions(state, ANN)} == {Add}
+    assert legal_actions(state, BO) == []
+
+
 def test_no_tiles_left_means_marking_on_the_formation():
     state = board("A.B.", "....", turn=ANN, step="mark", tiles_left=(0, 3))
     with pytest.raises(RuleError, match="Ann has no tiles left"):
         act(state, add(ANN, (2, 0), "nw"))
-    assert all(a["type"] == "mark" for a in legal_actions(state))
+    assert all(isinstance(a, Mark) for a in legal_actions(state, ANN))
     after, _ = act(state, mark(ANN, (1, 0), "se"))
     assert after.tiles_left == (0, 3)
 
@@ -152,7 +184,7 @@ def test_no_tiles_left_means_marking_on_the_formation():
 def test_marking_a_free_skydiver_uses_one_parachute():
     state = board("A.B.", "....", turn=ANN, step="mark")
     after, events = act(state, mark(ANN, (1, 0), "sw"))
-    assert events[0] == {"type": "skydiver_marked", "player": ANN, "tile": [1, 0], "skydiver": "sw"}
+    assert events[0] == SkydiverMarked(ANN, (1, 0), "sw")
     assert after.tile_at((1, 0)).marks == (BO, None, ANN, None)
     assert after.parachutes_left == (state.parachutes_left[0] - 1, state.parachutes_left[1])
     assert after.tiles_left == state.tiles_left
@@ -170,22 +202,23 @@ def test_a_skydiver_wears_one_parachute_only(corner):
 
 def test_a_turn_is_a_mark_then_a_move_or_a_skip():
     state = play(new_game(), [add(ANN, (0, 0), "nw")])
-    assert RULES.current_player(state) == ANN
+    assert GAME.current_player(state) == ANN
     with pytest.raises(RuleError, match="marked a skydiver this turn already"):
         act(state, mark(ANN, (0, 0), "ne"))
     with pytest.raises(RuleError, match="marked a skydiver this turn already"):
         act(state, add(ANN, (1, 0), "ne"))
     state, events = act(state, skip(ANN))
-    assert events == [{"type": "move_skipped", "player": ANN}, {"type": "turn_ended", "player": ANN, "next": BO}]
-    assert (RULES.current_player(state), state.step, state.marked_tile) == (BO, "mark", None)
+    assert events == [MoveSkipped(ANN), TurnEnded(ANN, BO)]
+    assert GAME.public_event(events[1]) == {"type": "turn_ended", "player": ANN, "next": BO}
+    assert (GAME.current_player(state), state.step, state.marked_tile) == (BO, "mark", None)
 
 
 def test_a_move_ends_the_turn():
     state = play(new_game(), [add(ANN, (0, 0), "nw"), skip(ANN), add(BO, (1, 0), "nw"), skip(BO)])
     state = play(state, [add(ANN, (2, 0), "nw")])
     state, events = act(state, move(ANN, (0, 0), (1, 1)))
-    assert [e["type"] for e in events] == ["tile_moved", "turn_ended"]
-    assert RULES.current_player(state) == BO
+    assert [e.type for e in events] == ["tile_moved", "turn_ended"]
+    assert GAME.current_player(state) == BO
 
 
 def test_no_move_or_skip_before_the_mark():
@@ -244,8 +277,8 @@ def test_nothing_is_allowed_after_the_game_is_over():
     state = board("AAAA.B", "BBB...", turn=ANN, step="mark")
     state, _ = act(state, mark(ANN, (2, 0), "nw"))
     assert state.winner == ANN
-    assert RULES.current_player(state) is None
-    assert legal_actions(state) == []
+    assert GAME.current_player(state) is None
+    assert legal_actions(state, ANN) == [] and legal_actions(state, BO) == []
     for action in [skip(ANN), mark(BO, (2, 0), "sw"), move(ANN, (0, 0), (0, 1))]:
         with pytest.raises(RuleError, match="game is over"):
             act(state, action)
@@ -256,7 +289,7 @@ def test_nothing_is_allowed_after_the_game_is_over():
 
 def test_public_view_shows_supplies_tiles_and_what_may_happen_next():
     state = board("A.B.", "....", turn=BO, step="mark")
-    view = RULES.public_view(state)
+    view = GAME.public_view(state)
     json.dumps(view)  # JSON-ready
     assert view["players"] == [
         {"name": ANN, "parachutes_left": 17, "tiles_left": 15},
@@ -275,13 +308,21 @@ def test_public_view_shows_supplies_tiles_and_what_may_happen_next():
     assert [1, -1] in view["open_spaces"]
     assert view["moves"] == []
     assert view["line"] == [] and view["winner"] is None and not view["tied"]
-    assert RULES.private_view(state, ANN) == view  # no secrets in Quinque
+    assert GAME.private_view(state, ANN) == view  # no secrets in Quinque
 
 
 def test_public_view_lists_the_legal_moves_during_the_move_step():
     state = board("A.B.", "....", turn=BO, step="move", marked=(1, 0))
-    view = RULES.public_view(state)
+    view = GAME.public_view(state)
     assert view["open_spaces"] == []
     assert view["moves"] == [{"from": [0, 0], "to": [[1, -1], [2, 0], [1, 1]]}]
     assert view["tiles"][0]["stays"] is None
     assert view["tiles"][1]["stays"] == "That tile was marked this turn, so it stays where it is."
+
+
+def test_every_event_reads_back_from_its_json():
+    state = board("AAAA.B", "BBB...", turn=BO, step="mark")
+    for action in [add(BO, (3, 0), "nw"), skip(BO), mark(ANN, (2, 0), "nw")]:
+        state, events = act(state, action)
+        for event in events:
+            assert GAME.event_from_json(GAME.to_json(event)) == event

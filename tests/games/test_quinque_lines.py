@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from quinque_support import ANN, BO, act, add, board, corner_of, mark, move, new_game, play, skip
 
-from companion.game import Reason, RuleError
-from companion.games.quinque import RULES, line_of_five
+from companion.game import TIE, RuleError
+from companion.games.quinque.board import line_of_five
+from companion.games.quinque.rules import FIVE_IN_A_ROW, LinedUp, ParachutesExhausted
+from tests.support.quinque import ANN, BO, GAME, act, add, board, corner_of, mark, move, new_game, play, skip
 
 # A 3x3 block of tiles: skydiver coordinates 0..5 each way.
 EMPTY_3X3 = ["......"] * 6
@@ -33,16 +34,16 @@ def test_five_in_a_line_across_tiles_wins_at_once(name):
     line = LINES[name]
     assert len({(x // 2, y // 2) for x, y in line}) >= 3  # the line spans three tiles
     state = board(*draw(dict.fromkeys(line[:4], "A")), turn=ANN, step="mark")
-    assert RULES.outcome(state) is None
+    assert GAME.outcome(state) is None
     tile, corner = corner_of(*line[4])
     after, events = act(state, mark(ANN, tile, corner))
-    assert events[-1] == {"type": "lined_up", "player": ANN, "line": sorted([list(p) for p in line]), "both": False}
-    outcome = RULES.outcome(after)
+    assert events[-1] == LinedUp(ANN, tuple(sorted(line)), both=False)
+    outcome = GAME.outcome(after)
     assert outcome.winners == (ANN,)
-    assert outcome.reason is Reason.FIVE_IN_A_ROW
+    assert outcome.reason == FIVE_IN_A_ROW == "five in a row"
     assert after.step == "move"  # the optional move never comes: the game is over
-    assert RULES.current_player(after) is None
-    view = RULES.public_view(after)
+    assert GAME.current_player(after) is None
+    view = GAME.public_view(after)
     assert sorted(map(tuple, view["line"])) == sorted(line)
     assert view["winner"] == ANN and view["step"] == "over"
 
@@ -53,8 +54,8 @@ def test_four_in_a_line_is_not_enough(name):
     state = board(*draw(dict.fromkeys(line[:4], "A")), turn=ANN, step="mark")
     far = next(t for t in state.tiles if all((x // 2, y // 2) != t.at for x, y in line))
     after, events = act(state, mark(ANN, far.at, "nw" if far.marks[0] is None else "se"))
-    assert [e["type"] for e in events] == ["skydiver_marked"]
-    assert RULES.outcome(after) is None
+    assert [e.type for e in events] == ["skydiver_marked"]
+    assert GAME.outcome(after) is None
 
 
 @pytest.mark.parametrize("name", list(LINES))
@@ -65,15 +66,15 @@ def test_a_rival_parachute_breaks_the_line(name):
     state = board(*draw(marks), turn=ANN, step="mark")
     tile, corner = corner_of(*line[4])
     after, _ = act(state, mark(ANN, tile, corner))
-    assert RULES.outcome(after) is None
-    assert line_of_five(after, ANN) == ()
+    assert GAME.outcome(after) is None
+    assert line_of_five(after.tiles, ANN) == ()
 
 
 def test_a_line_is_counted_in_skydivers_not_tiles():
     # Five tiles in a row each with one parachute in the same corner: five
     # parachutes, but every other skydiver between them is free.
     state = board("A.A.A.A.A.", "..........")
-    assert line_of_five(state, ANN) == ()
+    assert line_of_five(state.tiles, ANN) == ()
 
 
 def test_a_gap_in_the_formation_breaks_a_line():
@@ -84,7 +85,7 @@ def test_a_gap_in_the_formation_breaks_a_line():
         "........",
     ]
     state = board(*lines)
-    assert line_of_five(state, ANN) == ()
+    assert line_of_five(state.tiles, ANN) == ()
 
 
 def test_a_move_can_complete_a_line():
@@ -99,9 +100,9 @@ def test_a_move_can_complete_a_line():
         turn=ANN,
     )
     after, events = act(state, move(ANN, (1, 2), (1, 0)))
-    assert [e["type"] for e in events] == ["tile_moved", "lined_up"]
-    assert events[1]["line"] == [[0, 0], [1, 0], [2, 0], [3, 0], [4, 0]]
-    assert RULES.outcome(after).winners == (ANN,)
+    assert [e.type for e in events] == ["tile_moved", "lined_up"]
+    assert events[1].line == ((0, 0), (1, 0), (2, 0), (3, 0), (4, 0))
+    assert GAME.outcome(after).winners == (ANN,)
 
 
 # -- both at once --------------------------------------------------------------------------
@@ -120,12 +121,12 @@ BOTH_IN_ONE_MOVE = (
 def test_when_both_line_up_at_once_the_active_player_wins(active):
     state = board(*BOTH_IN_ONE_MOVE, turn=active)
     after, events = act(state, move(active, (1, 2), (1, 0)))
-    assert events[-1]["type"] == "lined_up"
-    assert events[-1]["player"] == active
-    assert events[-1]["both"] is True
-    outcome = RULES.outcome(after)
+    assert isinstance(events[-1], LinedUp)
+    assert events[-1].player == active
+    assert events[-1].both is True
+    outcome = GAME.outcome(after)
     assert outcome.winners == (active,)
-    assert outcome.reason is Reason.FIVE_IN_A_ROW
+    assert outcome.reason == FIVE_IN_A_ROW
     assert "Both players" in outcome.detail
 
 
@@ -140,13 +141,14 @@ def test_a_move_that_lines_up_only_the_rival_makes_the_rival_win():
         turn=BO,
     )
     after, events = act(state, move(BO, (1, 2), (1, 0)))
-    assert events[-1] == {
+    assert events[-1] == LinedUp(ANN, ((0, 0), (1, 0), (2, 0), (3, 0), (4, 0)), both=False)
+    assert GAME.public_event(events[-1]) == {
         "type": "lined_up",
         "player": ANN,
         "line": [[0, 0], [1, 0], [2, 0], [3, 0], [4, 0]],
         "both": False,
     }
-    assert RULES.outcome(after).winners == (ANN,)
+    assert GAME.outcome(after).winners == (ANN,)
 
 
 # -- the tie ----------------------------------------------------------------------------
@@ -167,31 +169,32 @@ def test_both_out_of_parachutes_is_a_tie():
         ],
     )
     assert state.parachutes_left == (0, 0)
-    assert RULES.outcome(state) is None  # Bo still has the optional move
-    assert RULES.current_player(state) == BO
+    assert GAME.outcome(state) is None  # Bo still has the optional move
+    assert GAME.current_player(state) == BO
     after, events = act(state, skip(BO))
-    assert events[-1] == {"type": "parachutes_exhausted"}
-    outcome = RULES.outcome(after)
-    assert outcome.is_tie and outcome.winners == ()
-    assert RULES.current_player(after) is None
-    assert RULES.public_view(after)["tied"] is True
+    assert events[-1] == ParachutesExhausted()
+    assert GAME.public_event(events[-1]) == {"type": "parachutes_exhausted"}
+    outcome = GAME.outcome(after)
+    assert outcome.is_tie and outcome.reason == TIE and outcome.winners == ()
+    assert GAME.current_player(after) is None
+    assert GAME.public_view(after)["tied"] is True
 
 
 def test_the_last_move_may_still_win_instead_of_the_tie():
     state = board(*BOTH_IN_ONE_MOVE, turn=BO, parachutes_left=(0, 0))
     after, _ = act(state, move(BO, (1, 2), (1, 0)))
-    assert RULES.outcome(after).winners == (BO,)
+    assert GAME.outcome(after).winners == (BO,)
     moved_without_line = board(*BOTH_IN_ONE_MOVE, turn=BO, parachutes_left=(0, 0))
     after, events = act(moved_without_line, move(BO, (1, 2), (0, 2)))
-    assert events[-1] == {"type": "parachutes_exhausted"}
-    assert RULES.outcome(after).is_tie
+    assert events[-1] == ParachutesExhausted()
+    assert GAME.outcome(after).is_tie
 
 
 def test_one_player_out_of_parachutes_is_no_tie_yet():
     state = board("A.B.", "....", turn=ANN, step="move", parachutes_left=(0, 1))
     after, events = act(state, skip(ANN))
-    assert events[-1]["type"] == "turn_ended"
-    assert RULES.outcome(after) is None
+    assert events[-1].type == "turn_ended"
+    assert GAME.outcome(after) is None
 
 
 def test_a_player_without_parachutes_cannot_mark():

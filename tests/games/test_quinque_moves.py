@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from quinque_support import ANN, BO, act, add, board, mark, move
 
 from companion.game import RuleError
-from companion.games.quinque import RULES, destinations, is_one_piece, movable_tiles, why_tile_stays
+from companion.games.quinque.board import is_one_piece
+from companion.games.quinque.rules import TileMoved, destinations, movable_tiles, why_tile_stays
+from tests.support.quinque import ANN, BO, GAME, act, add, board, mark, move
 
 
 def assert_refused(state, action, reason):
@@ -40,7 +41,8 @@ def test_a_move_away_from_everything_is_refused():
 def test_a_move_that_keeps_it_one_piece_is_allowed():
     state = board(*ROW_OF_FOUR_AND_ONE_BELOW)
     after, events = act(state, move(ANN, (3, 0), (2, 1)))
-    assert events[0] == {"type": "tile_moved", "player": ANN, "from": [3, 0], "to": [2, 1]}
+    assert events[0] == TileMoved(player=ANN, start=(3, 0), to=(2, 1))
+    assert GAME.public_event(events[0]) == {"type": "tile_moved", "player": ANN, "from": [3, 0], "to": [2, 1]}
     assert after.tile_at((2, 1)).marks == state.tile_at((3, 0)).marks  # parachutes travel with the tile
     assert after.tile_at((3, 0)) is None
     assert is_one_piece(after.occupied)
@@ -247,6 +249,6 @@ def test_the_screen_can_say_why_a_tile_stays():
     assert "marked this turn" in why_tile_stays(row, (2, 0))
     # The middle of a row of three: wherever it goes, the two ends come apart.
     assert "keeps the formation in one piece" in why_tile_stays(row, (1, 0))
-    assert [t["stays"] is None for t in RULES.public_view(row)["tiles"]] == [True, False, False]
+    assert [t["stays"] is None for t in GAME.public_view(row)["tiles"]] == [True, False, False]
     assert "after the mark" in why_tile_stays(board(*PLUS, step="mark"), (1, 0))
     assert "no tile" in why_tile_stays(state, (9, 9))

@@ -7,9 +7,34 @@ from typing import Any
 
 import pytest
 
-from companion.game import Options, Reason, RuleError, SetupError
-from companion.games import rules_for
-from companion.games.quintet import CIRCLE, OPENING, OVER, PLAY, ROLLING_ON, RULES, QuintetState
+from companion.codec import to_json
+from companion.game import Action, Event, Options, RuleError, SetupError
+from companion.games import game
+from companion.games.quintet import rules, views
+from companion.games.quintet.rules import (
+    CIRCLE,
+    LAST_STANDING,
+    OPENING,
+    OVER,
+    PLAY,
+    ROLLING_ON,
+    AllianceCapture,
+    Capture,
+    Captured,
+    EndTurn,
+    GameWon,
+    NoAllianceCaptures,
+    OpeningRolled,
+    OpeningWon,
+    PlayerOut,
+    QuintetState,
+    Roll,
+    RolledOn,
+    Safety,
+    TurnEnded,
+)
+
+QUINTET = game("quintet")
 
 
 class ScriptedDice:
@@ -24,39 +49,45 @@ class ScriptedDice:
 
 
 class Game:
-    """One game driven straight through the rules (the session has its own tests)."""
+    """One game driven straight through the engine's entry (the session has its own tests).
+
+    Actions are given as a script would write them (JSON objects) or typed; events come back typed.
+    """
 
     def __init__(self, *names: str) -> None:
-        self.state: QuintetState = RULES.setup(Options.for_names(*names))
+        self.names = names
+        self.state: QuintetState = QUINTET.setup(Options.for_names(*names))
         self.dice = ScriptedDice()
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
+        self.news = views.news(None, self.state)
 
-    def act(self, action: dict[str, Any], *dice: int) -> list[dict[str, Any]]:
+    def parse(self, action: dict[str, Any] | Action) -> Action:
+        return action if isinstance(action, Action) else QUINTET.parse_action(action, self.names)
+
+    def act(self, action: dict[str, Any] | Action, *dice: int) -> list[Event]:
         self.dice.values.extend(dice)
-        events = [dict(e) for e in RULES.decide(self.state, action, self.dice)]
+        events = list(QUINTET.decide(self.state, self.parse(action), self.dice))
         assert not self.dice.values, "the action rolled fewer dice than scripted"
         for event in events:
-            self.state = RULES.evolve(self.state, event)
+            self.state = QUINTET.evolve(self.state, event)
         self.events.extend(events)
+        self.news = views.news(events[-1], self.state)
         return events
 
-    def refused(self, action: dict[str, Any], match: str) -> None:
+    def refused(self, action: dict[str, Any] | Action, match: str) -> None:
         before = self.state
         with pytest.raises(RuleError, match=match):
-            RULES.decide(self.state, action, ScriptedDice([3] * 10))
+            QUINTET.decide(self.state, self.parse(action), ScriptedDice([3] * 10))
         assert self.state == before
 
     @property
     def view(self) -> dict[str, Any]:
-        return RULES.public_view(self.state)
+        return QUINTET.public_view(self.state)
 
-    def roll(self, a: int, b: int, player: str | None = None) -> list[dict[str, Any]]:
-        action: dict[str, Any] = {"type": "roll"}
-        if player:
-            action["player"] = player
-        return self.act(action, a, b)
+    def roll(self, a: int, b: int, player: str | None = None) -> list[Event]:
+        return self.act(Roll(player), a, b)
 
-    def capture(self, by: str, of: str, rule: str | None = None) -> list[dict[str, Any]]:
+    def capture(self, by: str, of: str, rule: str | None = None) -> list[Event]:
         action = {"type": "capture", "by": by, "of": of}
         if rule:
             action["rule"] = rule
@@ -94,24 +125,25 @@ def knock_out(game: Game, player: str, *, settle: bool = True) -> None:
 
 
 def test_the_registry_finds_quintet():
-    assert rules_for("quintet") is RULES
-    assert (RULES.min_players, RULES.max_players) == (2, 5)
+    assert QUINTET.rules is rules and QUINTET.views is views
+    assert (QUINTET.min_players, QUINTET.max_players) == (2, 5)
+    assert not QUINTET.chooses_first  # the opening roll decides who plays first
 
 
 def test_setup_refuses_what_it_cannot_play():
     with pytest.raises(SetupError, match="2 to 5"):
-        RULES.setup(Options.for_names("Ann"))
+        QUINTET.setup(Options.for_names("Ann"))
     with pytest.raises(SetupError, match="2 to 5"):
-        RULES.setup(Options.for_names(*"ABCDEF"))
+        QUINTET.setup(Options.for_names(*"ABCDEF"))
     with pytest.raises(SetupError, match="'tokens'"):
-        RULES.setup(Options.for_names("Ann", "Bo", tokens=3))
+        QUINTET.setup(Options.for_names("Ann", "Bo", tokens=3))
 
 
 def test_every_player_starts_with_two_tokens_on_the_board():
     game = Game("Ann", "Bo", "Cy")
     assert game.state.tokens == (2, 2, 2)
     assert game.state.phase == OPENING
-    assert RULES.current_player(game.state) == "Ann"
+    assert QUINTET.current_player(game.state) == "Ann"
 
 
 # -- the opening roll ----------------------------------------------------------
@@ -122,9 +154,10 @@ def test_opening_highest_total_plays_first_and_sets_the_circle():
     game.roll(3, 4)
     game.roll(4, 5)
     events = game.roll(2, 6)
-    assert events[-1] == {"type": "opening_won", "player": "Bo", "total": 9, "tied": []}
+    assert events[-1] == OpeningWon("Bo", 9, tied=())
+    assert to_json(events[-1]) == {"type": "opening_won", "player": "Bo", "total": 9, "tied": []}
     assert game.state.phase == CIRCLE
-    assert RULES.current_player(game.state) == "Bo"
+    assert QUINTET.current_player(game.state) == "Bo"
 
 
 @pytest.mark.parametrize(
@@ -140,18 +173,20 @@ def test_opening_tie_goes_to_whoever_rolled_the_highest_first(rolls, winner, tie
     game = Game("Ann", "Bo", "Cy")
     for a, b in rolls:
         game.roll(a, b)
-    assert game.events[-1]["type"] == "opening_won"
-    assert (game.events[-1]["player"], game.events[-1]["tied"]) == (winner, tied)
+    won = game.events[-1]
+    assert isinstance(won, OpeningWon)
+    assert (won.player, list(won.tied)) == (winner, tied)
     assert game.state.first == winner
-    assert len([e for e in game.events if e["type"] == "opening_rolled"]) == 3  # nobody rolled again
+    assert len([e for e in game.events if isinstance(e, OpeningRolled)]) == 3  # nobody rolled again
 
 
 def test_opening_rolls_go_in_seat_order():
     game = Game("Ann", "Bo", "Cy")
     game.refused({"type": "roll", "player": "Bo"}, "Ann's opening roll, not Bo's")
     game.roll(1, 1, player="Ann")
-    assert game.events[-1] == {"type": "opening_rolled", "player": "Ann", "dice": [1, 1], "total": 2}
-    assert RULES.current_player(game.state) == "Bo"
+    assert game.events[-1] == OpeningRolled("Ann", (1, 1), 2)
+    assert to_json(game.events[-1]) == {"type": "opening_rolled", "player": "Ann", "dice": [1, 1], "total": 2}
+    assert QUINTET.current_player(game.state) == "Bo"
 
 
 def test_nothing_but_rolling_during_the_opening():
@@ -188,10 +223,10 @@ def test_the_opening_winner_sets_the_circle_in_any_order():
     [
         (["Ann", "Bo"], "needs every player; Cy missing"),
         (["Ann", "Bo", "Bo", "Cy"], "appears once"),
-        (["Ann", "Bo", "Zed"], "no player called 'Zed'"),
-        ("Ann,Bo,Cy", "must list the players"),
-        ([1, 2, 3], "must list the players"),
-        (None, "must list the players"),
+        (["Ann", "Bo", "Zed"], '"order" must name a player at the table'),
+        ("Ann,Bo,Cy", '"order" must be a list'),
+        ([1, 2, 3], '"order" must be text'),
+        (None, '"order" must be a list'),
     ],
 )
 def test_a_circle_must_hold_every_player_once(order, match):
@@ -208,22 +243,23 @@ def test_rolling_on_starts_with_the_first_player_and_goes_round_the_seats():
     game.roll(6, 6)  # Bo plays first
     game.roll(1, 2)
     game.act({"type": "set_circle", "order": ["Bo", "Ann", "Cy"]})
-    assert RULES.current_player(game.state) == "Bo"
+    assert QUINTET.current_player(game.state) == "Bo"
     game.refused({"type": "roll", "player": "Ann"}, "Bo's turn to roll on")
-    assert game.roll(3, 4)[0] == {
+    assert game.roll(3, 4)[0] == RolledOn("Bo", (3, 4), spaces=(3, 4), barricade=False)
+    assert to_json(game.events[-1]) == {
         "type": "rolled_on",
         "player": "Bo",
         "dice": [3, 4],
         "spaces": [3, 4],
         "barricade": False,
     }
-    assert RULES.current_player(game.state) == "Cy"
-    assert game.roll(5, 5)[0]["barricade"] is True
-    assert "barricade" in game.state.news
-    assert RULES.current_player(game.state) == "Ann"
+    assert QUINTET.current_player(game.state) == "Cy"
+    assert game.roll(5, 5)[0] == RolledOn("Cy", (5, 5), spaces=(5,), barricade=True)
+    assert "barricade" in game.news
+    assert QUINTET.current_player(game.state) == "Ann"
     game.roll(2, 6)
     assert game.state.phase == PLAY
-    assert RULES.current_player(game.state) == "Bo"  # the first player rolls again to start play
+    assert QUINTET.current_player(game.state) == "Bo"  # the first player rolls again to start play
     assert game.state.dice is None
 
 
@@ -244,8 +280,9 @@ def test_a_roll_ends_the_previous_turn_and_names_whose_roll_it_is():
     game.roll(1, 2)
     game.refused({"type": "roll", "player": "Ann"}, "Ann has rolled this turn; the next roll is Bo's")
     events = game.roll(3, 4, player="Bo")
-    assert [e["type"] for e in events] == ["turn_ended", "rolled"]
-    assert events[0] == {"type": "turn_ended", "player": "Ann", "next": "Bo", "extra": False}
+    assert [e.type for e in events] == ["turn_ended", "rolled"]
+    assert events[0] == TurnEnded("Ann", "Bo", extra=False)
+    assert to_json(events[0]) == {"type": "turn_ended", "player": "Ann", "next": "Bo", "extra": False}
 
 
 def test_end_turn_passes_to_the_next_seat():
@@ -254,7 +291,7 @@ def test_end_turn_passes_to_the_next_seat():
     game.roll(1, 2)
     game.refused({"type": "end_turn", "player": "Bo"}, "Ann's turn, not Bo's")
     game.act({"type": "end_turn", "player": "Ann"})
-    assert RULES.current_player(game.state) == "Bo"
+    assert QUINTET.current_player(game.state) == "Bo"
     assert game.state.dice is None
 
 
@@ -273,13 +310,13 @@ def test_turns_skip_players_who_are_out():
 def test_double_fives_give_an_extra_turn():
     game = playing("Ann", "Bo", "Cy")
     events = game.roll(5, 5)
-    assert events[-1]["double_fives"] is True
+    assert events[-1].double_fives is True
     assert game.view["extra_turn"] is True
-    assert "roll again" in game.state.news
+    assert "roll again" in game.news
     assert game.view["due_to_roll"] == "Ann"
     game.refused({"type": "roll", "player": "Bo"}, "Ann rolled double fives and rolls again")
     events = game.roll(2, 3)
-    assert events[0] == {"type": "turn_ended", "player": "Ann", "next": "Ann", "extra": True}
+    assert events[0] == TurnEnded("Ann", "Ann", extra=True)
     assert game.state.current == "Ann"
     assert game.state.extra_turn is False
     game.roll(1, 1)
@@ -299,7 +336,7 @@ def test_end_turn_after_double_fives_gives_the_same_player_the_extra_turn():
     game = playing("Ann", "Bo")
     game.roll(5, 5)
     events = game.act({"type": "end_turn"})
-    assert events == [{"type": "turn_ended", "player": "Ann", "next": "Ann", "extra": True}]
+    assert events == [TurnEnded("Ann", "Ann", extra=True)]
     assert game.state.current == "Ann"
     assert game.state.dice is None
 
@@ -309,7 +346,7 @@ def test_end_turn_after_double_fives_gives_the_same_player_the_extra_turn():
 
 def test_a_six_offers_one_token_safety():
     game = playing("Ann", "Bo")
-    assert game.roll(6, 2)[-1]["safety"] == 1
+    assert game.roll(6, 2)[-1].safety == 1
     game.refused({"type": "safety", "tokens": 2}, "Only double sixes")
     game.refused({"type": "safety", "player": "Bo", "tokens": 1}, "Only Ann")
     game.act({"type": "safety", "player": "Ann", "tokens": 1})
@@ -319,7 +356,7 @@ def test_a_six_offers_one_token_safety():
 
 def test_double_sixes_offer_safety_for_both_tokens_only_with_both_tokens():
     game = playing("Ann", "Bo")
-    assert game.roll(6, 6)[-1]["safety"] == 2
+    assert game.roll(6, 6)[-1].safety == 2
     game.act({"type": "safety", "tokens": 2})
     assert game.state.landings == 0  # both tokens are in Safety: neither lands on anyone
     game.refused({"type": "capture", "by": "Ann", "of": "Bo"}, "finished moving")
@@ -327,7 +364,7 @@ def test_double_sixes_offer_safety_for_both_tokens_only_with_both_tokens():
     knock.roll(1, 2)
     knock.capture("Ann", "Bo")
     knock.roll(6, 6)  # Bo, one token left
-    assert knock.events[-1]["safety"] == 1
+    assert knock.events[-1].safety == 1
     knock.refused({"type": "safety", "tokens": 2}, "only one token left")
 
 
@@ -337,6 +374,7 @@ def test_no_six_no_safety():
     game.refused({"type": "safety", "tokens": 1}, "no six")
     game.refused({"type": "safety", "tokens": 3}, "1 or 2")
     game.refused({"type": "safety", "tokens": True}, "1 or 2")
+    game.refused({"type": "safety", "tokens": "1"}, "1 or 2")
 
 
 # -- captures -----------------------------------------------------------------------
@@ -346,9 +384,10 @@ def test_the_mover_captures_its_prey():
     game = playing("Ann", "Bo", "Cy", circle=["Ann", "Cy", "Bo"])
     game.roll(1, 2)
     events = game.capture("Ann", "Cy")
-    assert events == [{"type": "captured", "by": "Ann", "of": "Cy", "rule": "order", "left": 1}]
+    assert events == [Captured("Ann", "Cy", "order", left=1)]
+    assert to_json(events[0]) == {"type": "captured", "by": "Ann", "of": "Cy", "rule": "order", "left": 1}
     assert game.state.tokens_of("Cy") == 1
-    assert "Ann captured a token of Cy" in game.state.news
+    assert "Ann captured a token of Cy" in game.news
 
 
 def test_a_capture_against_the_order_names_rule_4():
@@ -364,9 +403,9 @@ def test_landing_on_your_predator_is_a_capture_by_it_rule_7():
     game = playing("Ann", "Bo", "Cy", circle=["Ann", "Cy", "Bo"])  # Bo preys on Ann
     game.roll(1, 2)
     events = game.capture("Bo", "Ann", rule="rule7")
-    assert events[0]["rule"] == "rule7"
+    assert events[0].rule == "rule7"
     assert game.state.tokens_of("Ann") == 1
-    assert "rule 7" in game.state.news
+    assert "rule 7" in game.news
 
 
 def test_rule_7_only_for_the_movers_own_predator():
@@ -396,8 +435,8 @@ def test_the_rule_named_must_fit_the_capture():
 def test_two_players_prey_on_each_other():
     game = playing("Ann", "Bo")
     game.roll(1, 2)
-    assert game.capture("Ann", "Bo")[0]["rule"] == "order"
-    assert game.capture("Bo", "Ann")[0]["rule"] == "rule7"
+    assert game.capture("Ann", "Bo")[0].rule == "order"
+    assert game.capture("Bo", "Ann")[0].rule == "rule7"
 
 
 def test_no_capture_before_the_roll():
@@ -428,8 +467,8 @@ def test_a_capture_needs_known_players_still_in():
     game = playing("Ann", "Bo", "Cy")
     game.roll(1, 2)
     game.refused({"type": "capture", "by": "Ann"}, '"of"')
-    game.refused({"type": "capture", "by": "Ann", "of": "Zed"}, "no player called 'Zed'")
-    game.refused({"type": "capture", "by": "Ann", "of": 3}, "player's name")
+    game.refused({"type": "capture", "by": "Ann", "of": "Zed"}, '"of" must name a player at the table')
+    game.refused({"type": "capture", "by": "Ann", "of": 3}, '"of" must be text')
     game.refused({"type": "capture", "by": "Ann", "of": "Ann"}, "their own token")
     knock_out(game, "Bo")
     if game.state.dice is None:
@@ -450,17 +489,17 @@ def test_losing_both_tokens_closes_the_circle_over_the_gap(size, victim_index):
     prey = game.state.prey_of(victim)
     knock_out(game, victim, settle=False)
     expected = [p for p in circle if p != victim]
-    assert {"type": "player_out", "player": victim, "by": predator, "circle": expected} in game.events
+    assert PlayerOut(victim, predator, tuple(expected)) in game.events
     assert game.state.circle == tuple(expected)
     assert game.state.tokens_of(victim) == 0
     assert game.view["out"] == [victim]
     if size > 2:
         assert game.state.prey_of(predator) == prey  # the gap closed: the predator now hunts the victim's prey
-        assert f"New capturing circle: {' → '.join([*expected, expected[0]])}" in game.state.news
-        assert RULES.outcome(game.state) is None
+        assert f"New capturing circle: {' → '.join([*expected, expected[0]])}" in game.news
+        assert QUINTET.outcome(game.state) is None
         assert game.view["alliances"] == [{"by": predator, "of": prey, "left": 2}]
     else:
-        assert game.events[-1] == {"type": "game_won", "player": predator}
+        assert game.events[-1] == GameWon(predator)
         assert game.state.phase == OVER
 
 
@@ -474,13 +513,13 @@ def test_the_circle_closes_step_by_step_from_five_to_one():
         assert set(game.state.still_in) == set(expected)
         assert [a for a, _ in game.view["arrows"]] == (expected if len(expected) > 1 else [])
     assert game.state.phase == OVER
-    outcome = RULES.outcome(game.state)
+    outcome = QUINTET.outcome(game.state)
     assert outcome is not None
     assert outcome.winners == ("Bo",)
-    assert outcome.reason is Reason.LAST_STANDING
+    assert outcome.reason == LAST_STANDING == "last player standing"
     assert game.state.out == ("Eve", "Ann", "Dee", "Cy")
-    assert RULES.current_player(game.state) is None
-    game.refused({"type": "roll"}, "The game is over: Bo won")
+    assert QUINTET.current_player(game.state) is None
+    game.refused({"type": "roll"}, "The game is over; start a new one")  # the engine's sentence, as in every game
 
 
 def test_when_the_mover_is_knocked_out_the_turn_passes_on():
@@ -491,7 +530,7 @@ def test_when_the_mover_is_knocked_out_the_turn_passes_on():
     assert "Ann" not in game.state.circle
     assert game.state.current == "Bo"
     assert game.state.dice is None
-    assert RULES.current_player(game.state) == "Bo"
+    assert QUINTET.current_player(game.state) == "Bo"
 
 
 # -- rule 8: alliances after the circle closes ------------------------------------------------------
@@ -511,7 +550,7 @@ def test_the_closing_circle_asks_about_the_newly_joined_pair():
     game = five_with_cy_out()
     assert game.state.circle == ("Ann", "Bo", "Dee", "Eve")
     assert game.view["alliances"] == [{"by": "Bo", "of": "Dee", "left": 2}]
-    assert "Bo would capture Dee" in game.state.news
+    assert "Bo would capture Dee" in game.news
     assert game.view["captures"] == [{"type": "alliance_capture", "by": "Bo", "of": "Dee"}]
     game.refused({"type": "roll"}, r"First settle the new circle's alliances \(rule 8\)")
     game.refused({"type": "capture", "by": "Bo", "of": "Dee"}, r"rule 8")
@@ -521,7 +560,7 @@ def test_the_closing_circle_asks_about_the_newly_joined_pair():
 def test_an_alliance_turned_capture_is_recorded():
     game = five_with_cy_out()
     events = game.act({"type": "alliance_capture", "by": "Bo", "of": "Dee"})
-    assert events == [{"type": "captured", "by": "Bo", "of": "Dee", "rule": "rule8", "left": 1}]
+    assert events == [Captured("Bo", "Dee", "rule8", left=1)]
     assert game.state.tokens_of("Dee") == 1
     assert game.view["alliances"] == [{"by": "Bo", "of": "Dee", "left": 1}]
     game.act({"type": "no_alliance_captures"})
@@ -551,7 +590,7 @@ def test_an_alliance_capture_can_knock_out_and_close_the_circle_again():
     game = five_with_cy_out()
     game.act({"type": "alliance_capture", "by": "Bo", "of": "Dee"})
     events = game.act({"type": "alliance_capture", "by": "Bo", "of": "Dee"})
-    assert [e["type"] for e in events] == ["captured", "player_out"]
+    assert [e.type for e in events] == ["captured", "player_out"]
     assert game.state.circle == ("Ann", "Bo", "Eve")
     assert game.view["alliances"] == [{"by": "Bo", "of": "Eve", "left": 2}]  # the next gap's pair
     game.act({"type": "alliance_capture", "by": "Bo", "of": "Eve"})
@@ -572,7 +611,7 @@ def test_the_alliance_question_closes_itself_when_nothing_is_left_to_ask():
     game.capture("Bo", "Cy")  # Cy is out; Bo (2 tokens) now preys on Dee (1 token): one alliance at most
     assert game.view["alliances"] == [{"by": "Bo", "of": "Dee", "left": 1}]
     events = game.act({"type": "alliance_capture", "by": "Bo", "of": "Dee"})
-    assert [e["type"] for e in events] == ["captured", "player_out"]
+    assert [e.type for e in events] == ["captured", "player_out"]
     assert game.state.circle == ("Ann", "Bo")
     assert game.view["alliances"] == [{"by": "Bo", "of": "Ann", "left": 2}]
 
@@ -585,8 +624,8 @@ def test_an_alliance_capture_can_end_the_game():
     assert game.view["alliances"] == [{"by": "Ann", "of": "Cy", "left": 2}]
     game.act({"type": "alliance_capture", "by": "Ann", "of": "Cy"})
     events = game.act({"type": "alliance_capture", "by": "Ann", "of": "Cy"})
-    assert events[-1] == {"type": "game_won", "player": "Ann"}
-    assert RULES.outcome(game.state).winners == ("Ann",)
+    assert events[-1] == GameWon("Ann")
+    assert QUINTET.outcome(game.state).winners == ("Ann",)
 
 
 # -- actions that make no sense --------------------------------------------------------------------
@@ -597,11 +636,13 @@ def test_an_alliance_capture_can_end_the_game():
     [
         ({}, '"type"'),
         ({"type": 3}, '"type"'),
-        ({"type": "jump"}, "no action called 'jump'"),
-        ({"type": "roll", "player": 7}, "player's name"),
-        ({"type": "roll", "player": "Zed"}, "no player called 'Zed'"),
+        ({"type": "jump"}, 'no action "jump"'),
+        ({"type": "roll", "player": 7}, '"player" must be text'),
+        ({"type": "roll", "player": "Zed"}, '"player" must name a player at the table'),
         ({"type": "capture"}, '"by"'),
-        ({"type": "alliance_capture", "by": "Ann"}, "only right after"),
+        ({"type": "alliance_capture", "by": "Ann"}, '"of"'),
+        ({"type": "alliance_capture", "by": "Ann", "of": "Bo"}, "only right after"),
+        ({"type": "roll", "dice": [6, 6]}, '"dice"'),
     ],
 )
 def test_malformed_actions_are_refused_with_a_sentence(action, match):
@@ -612,8 +653,7 @@ def test_malformed_actions_are_refused_with_a_sentence(action, match):
 
 def test_a_non_object_action_is_refused():
     game = Game("Ann", "Bo")
-    with pytest.raises(RuleError):
-        RULES.decide(game.state, ["roll"], ScriptedDice())  # type: ignore[arg-type]
+    game.refused(["roll"], '"type"')  # type: ignore[arg-type]
 
 
 # -- views -------------------------------------------------------------------------------------------------
@@ -643,6 +683,119 @@ def test_the_public_view_shows_the_roll_and_what_may_be_captured():
 def test_a_players_own_view_holds_nothing_the_table_cannot_see():
     game = playing("Ann", "Bo")
     game.roll(1, 2)
-    mine = RULES.private_view(game.state, "Bo")
+    mine = QUINTET.private_view(game.state, "Bo")
     assert mine.pop("you") == "Bo"
     assert mine == game.view
+
+
+# -- what may be done now -------------------------------------------------------------------------------------------
+
+
+def legal(game: Game, player: str) -> list[Action]:
+    actions = list(QUINTET.legal_actions(game.state, player))
+    for action in actions:
+        assert QUINTET.refusal(game.state, action) is None, f"{action} is listed but refused"
+    return actions
+
+
+def test_the_roll_is_listed_for_whoever_it_is_due_to():
+    game = Game("Ann", "Bo", "Cy")
+    assert legal(game, "Ann") == [Roll("Ann")]
+    assert legal(game, "Bo") == []
+    game.roll(6, 6)
+    assert legal(game, "Bo") == [Roll("Bo")]
+    game.roll(1, 1)
+    game.roll(1, 2)
+    # Any order of the players may be the circle: it is asked about, not listed.
+    assert [legal(game, p) for p in game.names] == [[], [], []]
+    game.act({"type": "set_circle", "order": ["Ann", "Cy", "Bo"]})
+    assert legal(game, "Ann") == [Roll("Ann")]
+
+
+def test_a_turns_actions_are_the_movers_and_the_view_lists_the_same_captures():
+    game = playing("Ann", "Bo", "Cy", circle=["Ann", "Cy", "Bo"])
+    assert legal(game, "Ann") == [Roll("Ann")]
+    game.roll(6, 6)
+    assert legal(game, "Ann") == [
+        Capture("Ann", "Cy", "order"),
+        Capture("Bo", "Ann", "rule7"),
+        Safety("Ann", 1),
+        Safety("Ann", 2),
+        EndTurn("Ann"),
+    ]
+    assert legal(game, "Bo") == [Roll("Bo")]  # rolling ends Ann's turn
+    assert legal(game, "Cy") == []
+    assert game.view["captures"] == [to_json(a) for a in legal(game, "Ann") if isinstance(a, Capture)]
+    game.act(Safety("Ann", 2))
+    assert legal(game, "Ann") == [EndTurn("Ann")]  # both tokens are in Safety: nothing lands
+    game.act(EndTurn("Ann"))
+    game.roll(5, 5)  # Bo: double fives, no six
+    assert legal(game, "Bo") == [Roll("Bo"), Capture("Bo", "Ann", "order"), Capture("Cy", "Bo", "rule7"), EndTurn("Bo")]
+
+
+def test_the_rule_8_question_is_all_there_is_to_do():
+    game = five_with_cy_out()
+    assert legal(game, "Bo") == [AllianceCapture("Bo", "Dee"), NoAllianceCaptures()]
+    assert game.view["captures"] == [{"type": "alliance_capture", "by": "Bo", "of": "Dee"}]
+    assert [legal(game, p) for p in ("Ann", "Dee", "Eve")] == [[], [], []]
+    assert game.view["due_to_roll"] is None
+
+
+def test_nothing_is_listed_once_the_game_is_over():
+    game = playing("Ann", "Bo")
+    knock_out(game, "Bo")
+    assert game.state.phase == OVER
+    assert [legal(game, p) for p in game.names] == [[], []]
+
+
+# -- what the table reads --------------------------------------------------------------------------------------------
+
+
+def test_the_news_is_made_from_the_events_facts():
+    game = Game("Ann", "Bo", "Cy")
+    assert game.news == "Opening roll: Ann rolls first; the highest total plays first."
+    game.roll(3, 4)
+    assert game.news == "Ann rolled 3 and 4: 7. Bo rolls next."
+    game.roll(4, 3)
+    game.roll(1, 1)
+    assert game.news == (
+        "Ann rolled the highest, 7, plays first and sets the capturing circle. (Bo also rolled 7, but later.)"
+    )
+    game.act({"type": "set_circle", "order": ["Ann", "Cy", "Bo"]})
+    assert game.news == "Capturing circle: Ann → Cy → Bo → Ann. Ann rolls on first."
+    game.roll(2, 2)
+    assert game.news == "Ann rolled 2 and 2 and enters both tokens on space 2: a barricade. Bo rolls on next."
+    game.roll(1, 2)
+    game.roll(3, 6)
+    assert game.news == "Cy rolled 3 and 6 and enters tokens on spaces 3 and 6. Everyone is on the board: Ann rolls."
+    game.roll(6, 1)
+    assert game.news == "Ann rolled 6 and 1. A six: a token may enter the nearest Safety space."
+    game.act(Safety("Ann", 1))
+    assert game.news == "Ann: a token enters Safety."
+    game.capture("Bo", "Ann")
+    assert game.news == "Bo captured a token of Ann (Ann landed on its predator, rule 7); Ann has 1 left."
+    game.act(EndTurn())
+    assert game.news == "Bo's turn."
+
+
+def test_the_news_of_a_mover_knocked_out_says_whose_turn_it_is():
+    game = playing("Ann", "Bo", "Cy", circle=["Ann", "Bo", "Cy"])  # Cy preys on Ann
+    game.roll(1, 2)
+    game.capture("Cy", "Ann", rule="rule7")
+    game.capture("Cy", "Ann", rule="rule7")
+    assert game.news == (
+        "Ann is out. New capturing circle: Bo → Cy → Bo. Does any space hold an old alliance that is now "
+        "predator and prey (Cy would capture Bo)? Bo's turn."
+    )
+    game.act(NoAllianceCaptures())
+    assert game.news == "No alliance became a capture. Bo rolls."
+    knock_out(game, "Bo")
+    assert game.news == "Cy is the last player standing and wins!"
+
+
+def test_every_event_reads_back_from_its_json_as_it_was():
+    game = five_with_cy_out()
+    game.act({"type": "alliance_capture", "by": "Bo", "of": "Dee"})
+    game.act({"type": "no_alliance_captures"})
+    for event in game.events:
+        assert QUINTET.event_from_json(to_json(event)) == event

@@ -10,13 +10,15 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from companion.dice import RandomDice
-from companion.game import Options, RuleError
-from companion.games.quintet import CIRCLE, OPENING, OVER, PHASES, RULES, QuintetState
+from companion.game import Action, Options, RuleError
+from companion.games import game
+from companion.games.quintet.rules import CIRCLE, OPENING, OVER, PHASES, QuintetState
 from companion.session import Session
 from companion.store import Store
 
 NAMES = ("Ann", "Bo", "Cy", "Dee", "Eve")
 STRANGERS = ("Zed", "", 7, None)
+QUINTET = game("quintet")
 
 
 def check_invariants(state: QuintetState) -> None:
@@ -31,17 +33,17 @@ def check_invariants(state: QuintetState) -> None:
         # The circle holds exactly the players still in, each once.
         assert len(state.circle) == len(set(state.circle))
         assert set(state.circle) == still_in
-    current = RULES.current_player(state)
+    current = QUINTET.current_player(state)
     if state.phase == OVER:
         assert current is None
         assert len(still_in) == 1
-        assert RULES.outcome(state).winners == (state.winner,)
+        assert QUINTET.outcome(state).winners == (state.winner,)
         assert state.winner in still_in
     else:
         # Exactly one current player, who is still in.
         assert isinstance(current, str)
         assert current in still_in
-        assert RULES.outcome(state) is None
+        assert QUINTET.outcome(state) is None
         assert len(still_in) >= 2
     assert set(state.out) == set(state.seats) - still_in
     for pair in state.alliances:
@@ -49,11 +51,19 @@ def check_invariants(state: QuintetState) -> None:
         assert state.prey_of(pair.by) == pair.of
 
 
-def sensible_actions(session: Session) -> list[dict[str, Any]]:
+def check_legal_actions(session: Session) -> None:
+    """Every action listed as legal for anyone is one the rules take."""
+    for player in session.options.names:
+        for action in session.legal_actions(player):
+            assert session.refusal(action) is None, f"{action} is listed for {player} but refused"
+
+
+def sensible_actions(session: Session) -> list[dict[str, Any] | Action]:
     """Actions a table would likely take now (most are legal)."""
     view = session.public_view()
     state: QuintetState = session.state
-    actions: list[dict[str, Any]] = [{"type": "roll"}]
+    actions: list[dict[str, Any] | Action] = [{"type": "roll"}]
+    actions.extend(a for p in state.seats for a in session.legal_actions(p))
     if state.phase == CIRCLE:
         actions.append({"type": "set_circle", "order": list(reversed(state.seats))})
     actions.extend(dict(c) for c in view["captures"])
@@ -117,6 +127,7 @@ def test_any_sequence_of_actions_keeps_the_invariants(seats, seed, data):
                 assert len(session.moves) == moves
                 assert str(refusal).strip()
         check_invariants(session.state)
+        check_legal_actions(session)
     event(f"players out: {len(session.state.out)}; phase: {session.state.phase}")
     # Folding the stored events again gives the very state we played to.
     assert Session.load(store, session.game_id).state == session.state
@@ -138,13 +149,14 @@ def test_undo_never_rerolls(seed, data):
     if state.alliances:
         session.act({"type": "no_alliance_captures"})
     session.act({"type": "roll"})
-    rolled = [e for e in session.moves[-1].events if "dice" in e]
+    rolled = [e.dice for e in session.moves[-1].events if hasattr(e, "dice")]
+    assert rolled
     session.undo()
     session.act({"type": "roll"})
-    assert [e for e in session.moves[-1].events if "dice" in e] == rolled
+    assert [e.dice for e in session.moves[-1].events if hasattr(e, "dice")] == rolled
     session.undo()
     session.redo()
-    assert [e for e in session.moves[-1].events if "dice" in e] == rolled
+    assert [e.dice for e in session.moves[-1].events if hasattr(e, "dice")] == rolled
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5])
@@ -166,6 +178,7 @@ def test_random_whole_games_end_with_one_player_standing(seats):
         else:
             session.act({"type": "roll"})
         check_invariants(session.state)
+        check_legal_actions(session)
     outcome = session.outcome
     assert outcome is not None
     assert len(session.state.out) == seats - 1

@@ -10,8 +10,7 @@ import importlib.util
 import itertools
 import random
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,22 +21,13 @@ from hypothesis import strategies as st
 from companion.dice import RandomDice
 from companion.game import Options, RuleError
 from companion.session import Session
+from companion.small_display import neutral, pages_for
 from companion.store import Store
 from hardware.display import protocol as p
 from hardware.display.emulator import DisplayCore, PtyDisplay
 from hardware.display.hub import DisplayHub, DisplayState
 from hardware.display.link import DisplayLink, Hello
-from hardware.display.render import neutral, render_view
-
-
-def wait_until(condition: Callable[[], Any], timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.002)
-    return bool(condition())
-
+from tests.support import wait_until
 
 VALID = [
     p.encode_frame(p.HELLO, p.pack_hello("fuzz", 20, 4, ["up", "ok"])),
@@ -156,9 +146,9 @@ def _quin_rules() -> Any:
     if importlib.util.find_spec("companion.games.quin") is None:
         return None
     try:
-        from companion.games import rules_for
+        from companion.games import game
 
-        return rules_for("quin")
+        return game("quin")
     except (ImportError, AttributeError, LookupError):
         return None
 
@@ -237,8 +227,13 @@ def rig(tmp_path: Path) -> Iterator[Rig]:
     r.close()
 
 
-def pages_text(view: Any, core: DisplayCore) -> set[str]:
-    return {"\n".join(page) for page in render_view(view, core.cols, core.rows)}
+def screens_of(session: Session, player: str, core: DisplayCore) -> list[str]:
+    """What `player`'s display may show now: their game's menu (no key pressed yet), or their view's pages."""
+    view, shows = session.view_for(player), session.game.display
+    menu = shows.menu_for(view, None) if shows is not None else None
+    if menu is not None:
+        return ["\n".join(menu.lines(view, core.cols, core.rows))]
+    return ["\n".join(page) for page in pages_for(view, core.cols, core.rows, shows)]
 
 
 @pytest.mark.skipif(QUIN is None, reason="the Quin rules are not written yet")
@@ -257,7 +252,7 @@ def test_no_display_ever_gets_a_frame_from_another_players_view(rig: Rig) -> Non
 
         def note_views() -> None:
             for player, display in rig.displays.items():
-                allowed[player] |= pages_text(session.private_view(player), display.core)
+                allowed[player] |= set(screens_of(session, player, display.core))
 
         note_views()
         rig.hub.attach(session)
@@ -289,9 +284,9 @@ def test_no_display_ever_gets_a_frame_from_another_players_view(rig: Rig) -> Non
         for player, display in rig.displays.items():
             if not display.plugged:
                 rig.replug(player)
-        # Every display ends on its own player's first page (within a second of coming back) ...
+        # Every display ends on its own player's first screen (within a second of coming back) ...
         for player, display in rig.displays.items():
-            first = "\n".join(render_view(session.private_view(player), display.core.cols, display.core.rows)[0])
+            first = screens_of(session, player, display.core)[0]
             assert display.core.wait_for(lambda core, first=first: core.text() == first, timeout=10), (
                 player,
                 display.core.text(),

@@ -2,36 +2,29 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_thread import Dispatcher
 
+from companion import small_display
 from companion.dice import Dice, RandomDice
-from companion.game import Action, Event, Options, Outcome, RuleError, View, action_type, require
+from companion.engine import Facts, Game, everything_public
+from companion.game import Action, Event, Options, Outcome, RuleError, Seat, View, require
 from companion.games import register, unregister
 from companion.session import Session
+from companion.small_display import BACK, DOWN, OK, UP, Menu, Page, menu_page, pages_for, text_pages
 from companion.store import Store
 from hardware.display import protocol as p
 from hardware.display.emulator import DisplayCore, PtyDisplay
 from hardware.display.hub import DisplayHub, DisplayState, DisplayStatus
-
-
-def wait_until(condition: Callable[[], Any], timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.005)
-    return bool(condition())
-
+from tests.support import QueuedDispatcher, wait_until
+from tests.support.displays import DisplayPorts
 
 # -- a small game with a secret per player and a way to reveal it --------------------------
 
@@ -44,60 +37,139 @@ class SecretState:
     moves: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Reveal(Action):
+    """Show everyone one of one's words."""
+
+    type = "reveal"
+    player: Seat
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    type = "pass"
+    player: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class Revealed(Event):
+    type = "revealed"
+    word: str
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    type = "passed"
+
+
 class SecretRules:
     """Each player holds words only they may see until revealed; the words are unique, so a leak is findable."""
 
-    name = "display-secrets"
-    title = "Secrets"
-    min_players = 2
-    max_players = 4
-    fail_views = False
+    ACTIONS = (Reveal, Pass)
+    EVENTS = (Revealed, Passed)
 
-    def setup(self, options: Options) -> SecretState:
+    def setup(self, options: Options, settings: object) -> SecretState:
         names = options.names
         return SecretState(names, tuple(tuple(f"{n.upper()}SECRET{i}" for i in range(4)) for n in names))
 
     def decide(self, state: SecretState, action: Action, dice: Dice) -> Sequence[Event]:
-        kind = action_type(action)
-        player = action.get("player")
-        require(player in state.players, f"{player!r} is not playing.")
-        if kind == "reveal":
-            index = action.get("index")
-            require(isinstance(index, int) and 0 <= index < 4, "Pick a secret from 0 to 3.")
-            return [{"type": "revealed", "word": state.secrets[state.players.index(player)][index]}]
-        if kind == "pass":
-            return [{"type": "passed"}]
-        raise RuleError(f"No action {kind!r}.")
+        match action:
+            case Reveal(player=player, index=index):
+                require(0 <= index < 4, "Pick a secret from 0 to 3.")
+                word = state.secrets[state.players.index(player)][index]
+                require(word not in state.revealed, f"{word} is revealed already.")
+                return [Revealed(word)]
+            case Pass():
+                return [Passed()]
+        raise RuleError(f"No action {action!r}.")
 
     def evolve(self, state: SecretState, event: Event) -> SecretState:
-        if event["type"] == "revealed":
-            state = replace(state, revealed=state.revealed | {event["word"]})
+        if isinstance(event, Revealed):
+            state = replace(state, revealed=state.revealed | {event.word})
         return replace(state, moves=state.moves + 1)
 
     def current_player(self, state: SecretState) -> str | None:
         return state.players[state.moves % len(state.players)]
 
+    def outcome(self, state: SecretState) -> Outcome | None:
+        return None
+
+    def legal_actions(self, state: SecretState, player: str) -> list[Action]:
+        return [Pass(player)]
+
+
+class SecretViews:
+    fail_views = False
+
     def public_view(self, state: SecretState) -> View:
-        return {"game": self.name, "revealed": sorted(state.revealed), "turn": self.current_player(state)}
+        return {"game": "display-secrets", "revealed": sorted(state.revealed), "turn": RULES.current_player(state)}
 
     def private_view(self, state: SecretState, player: str) -> View:
         if self.fail_views:
             raise RuntimeError("a bug in a game's private view")
         mine = state.secrets[state.players.index(player)]
         return {
-            "game": self.name,
+            "game": "display-secrets",
             "player": player,
-            "turn": self.current_player(state),
+            "turn": RULES.current_player(state),
             "moves": state.moves,
             "mine": list(mine),
             "seen": sorted(state.revealed),
         }
 
-    def outcome(self, state: SecretState) -> Outcome | None:
-        return None
+    public_event = staticmethod(everything_public)
+
+
+class NoSettings:
+    def read(self, raw: Mapping[str, Any]) -> object:
+        return raw
+
+
+# The same game with a display module that offers a menu: the words to reveal, one a key press away.
+
+
+@dataclass(frozen=True)
+class RevealMenu:
+    """Which of my words to reveal: up and down choose, ok reveals; a refusal shows until ok or back."""
+
+    cursor: int = 0
+    refusal: str | None = None
+
+    def press(self, view: View, key: str, cols: int, rows: int) -> tuple[RevealMenu, Action | None]:
+        if self.refusal is not None:
+            return (RevealMenu(self.cursor) if key in OK | BACK else self), None
+        if key in UP | DOWN:
+            return RevealMenu((self.cursor + (1 if key in DOWN else -1)) % len(view["mine"])), None
+        if key in OK:
+            return self, Reveal(view["player"], self.cursor)
+        return self, None
+
+    def refused(self, sentence: str) -> RevealMenu:
+        return RevealMenu(self.cursor, sentence)
+
+    def lines(self, view: View, cols: int, rows: int) -> Page:
+        if self.refusal is not None:
+            return text_pages(view["player"], "Refused", self.refusal, cols, rows)[0]
+        return menu_page(view["player"], "Reveal", view["mine"], self.cursor, cols, rows)
+
+
+class RevealDisplay:
+    """The plain pages, and the reveal menu for as long as anything of the player's is unrevealed."""
+
+    def pages(self, view: View, cols: int, rows: int) -> list[Page]:
+        return small_display.pages(view, cols, rows)
+
+    def menu_for(self, view: View, menu: Menu | None) -> Menu | None:
+        if not set(view["mine"]) - set(view["seen"]):
+            return None
+        return menu if isinstance(menu, RevealMenu) else RevealMenu()
 
 
 RULES = SecretRules()
+VIEWS = SecretViews()
+SECRETS = Game(Facts("display-secrets", "Secrets", 2, 4), RULES, VIEWS, NoSettings())
+WITH_MENU = Game(Facts("display-secrets-menu", "Secrets", 2, 4), RULES, VIEWS, NoSettings(), RevealDisplay())
 
 
 def secrets_of(session: Session, player: str) -> set[str]:
@@ -124,50 +196,25 @@ def texts(core: DisplayCore) -> list[str]:
 
 @pytest.fixture
 def session(tmp_path: Path) -> Iterator[Session]:
-    register(RULES)
+    """A game of Secrets between Ann and Bo, shown plainly on their displays."""
+    yield from _playing(SECRETS, tmp_path)
+
+
+@pytest.fixture
+def with_menu(tmp_path: Path) -> Iterator[Session]:
+    """A game of Secrets whose display module offers each player a menu of their words to reveal."""
+    yield from _playing(WITH_MENU, tmp_path)
+
+
+def _playing(entry: Game, tmp_path: Path) -> Iterator[Session]:
+    register(entry)
     store = Store.open(tmp_path / "games.db")
     try:
-        yield Session.start(store, RULES.name, Options.for_names("Ann", "Bo"), dice=RandomDice.seeded(5))
+        yield Session.start(store, entry.name, Options.for_names("Ann", "Bo"), dice=RandomDice.seeded(5))
     finally:
-        RULES.fail_views = False
+        VIEWS.fail_views = False
         store.close()
-        unregister(RULES.name)
-
-
-@pytest.fixture
-def dispatcher() -> Dispatcher:
-    return Dispatcher()
-
-
-class Table:
-    """Ports in a folder (like /dev/serial/by-id) and the displays plugged into them."""
-
-    def __init__(self, root: Path) -> None:
-        self.ports = root / "ports"
-        self.ports.mkdir()
-        self.displays: list[PtyDisplay] = []
-
-    def plug(self, identity: str, port: str, cols: int = 40, rows: int = 12) -> PtyDisplay:
-        display = PtyDisplay(DisplayCore(identity, cols, rows), link=self.ports / port).plug()
-        self.displays.append(display)
-        return display
-
-    def close(self) -> None:
-        for display in self.displays:
-            display.close()
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    t = Table(tmp_path)
-    yield t
-    t.close()
-
-
-@pytest.fixture
-def hub(tmp_path: Path, table: Table, dispatcher: Dispatcher) -> Iterator[DisplayHub]:
-    with DisplayHub(tmp_path / "pairings.json", ports=[str(table.ports / "*")], call_soon=dispatcher) as started:
-        yield started
+        unregister(entry.name)
 
 
 def code_of(display: PtyDisplay) -> str:
@@ -186,7 +233,9 @@ def paired(hub: DisplayHub, display: PtyDisplay, player: str) -> PtyDisplay:
 # -- pairing ------------------------------------------------------------------------------------------
 
 
-def test_an_unknown_display_gets_a_code_and_nothing_secret(hub: DisplayHub, table: Table, session: Session) -> None:
+def test_an_unknown_display_gets_a_code_and_nothing_secret(
+    hub: DisplayHub, table: DisplayPorts, session: Session
+) -> None:
     hub.attach(session)
     display = table.plug("emu-1", "usb-display-a")
     code = code_of(display)
@@ -204,7 +253,7 @@ def test_an_unknown_display_gets_a_code_and_nothing_secret(hub: DisplayHub, tabl
 
 
 def test_pairing_shows_the_players_view_and_is_remembered(
-    tmp_path: Path, hub: DisplayHub, table: Table, session: Session
+    tmp_path: Path, hub: DisplayHub, table: DisplayPorts, session: Session
 ) -> None:
     hub.attach(session)
     display = paired(hub, table.plug("emu-ann", "usb-a"), "Ann")
@@ -223,7 +272,7 @@ def test_pairing_shows_the_players_view_and_is_remembered(
         assert again.status()[0] == DisplayStatus("Ann", DisplayState.CONNECTED, "emu-ann", display.path)
 
 
-def test_every_change_reaches_the_display(hub: DisplayHub, table: Table, session: Session) -> None:
+def test_every_change_reaches_the_display(hub: DisplayHub, table: DisplayPorts, session: Session) -> None:
     hub.attach(session)
     display = paired(hub, table.plug("emu-ann", "usb-a"), "Ann")
     session.act({"type": "reveal", "player": "Bo", "index": 2})
@@ -232,7 +281,9 @@ def test_every_change_reaches_the_display(hub: DisplayHub, table: Table, session
     assert display.core.wait_for(lambda core: "BOSECRET2" not in core.text())
 
 
-def test_a_new_display_for_a_player_replaces_the_old_one(hub: DisplayHub, table: Table, session: Session) -> None:
+def test_a_new_display_for_a_player_replaces_the_old_one(
+    hub: DisplayHub, table: DisplayPorts, session: Session
+) -> None:
     hub.attach(session)
     old = paired(hub, table.plug("emu-old", "usb-a"), "Ann")
     new = table.plug("emu-new", "usb-b")
@@ -245,7 +296,7 @@ def test_a_new_display_for_a_player_replaces_the_old_one(hub: DisplayHub, table:
 
 
 def test_a_display_paired_with_someone_not_in_this_game_gets_a_code(
-    tmp_path: Path, table: Table, session: Session
+    tmp_path: Path, table: DisplayPorts, session: Session
 ) -> None:
     (tmp_path / "pairings.json").write_text(json.dumps({"version": 1, "displays": {"emu-cy": "Cy"}}))
     with DisplayHub(tmp_path / "pairings.json", ports=[str(table.ports / "*")]) as hub:
@@ -256,7 +307,7 @@ def test_a_display_paired_with_someone_not_in_this_game_gets_a_code(
         assert not any("SECRET" in t for t in texts(display.core))
 
 
-def test_leaving_the_game_leaves_neutral_screens(hub: DisplayHub, table: Table, session: Session) -> None:
+def test_leaving_the_game_leaves_neutral_screens(hub: DisplayHub, table: DisplayPorts, session: Session) -> None:
     hub.attach(session)
     display = paired(hub, table.plug("emu-ann", "usb-a"), "Ann")
     hub.detach()
@@ -266,7 +317,7 @@ def test_leaving_the_game_leaves_neutral_screens(hub: DisplayHub, table: Table, 
     assert hub.status() == [DisplayStatus("Ann", DisplayState.CONNECTED, "emu-ann", display.path)]
 
 
-def test_unreadable_pairings_start_empty(tmp_path: Path, table: Table) -> None:
+def test_unreadable_pairings_start_empty(tmp_path: Path, table: DisplayPorts) -> None:
     (tmp_path / "pairings.json").write_text("{not json")
     with DisplayHub(tmp_path / "pairings.json") as hub:
         assert hub.pairings.as_dict() == {}
@@ -274,11 +325,11 @@ def test_unreadable_pairings_start_empty(tmp_path: Path, table: Table) -> None:
 
 
 def test_a_view_that_fails_shows_a_neutral_screen_and_never_breaks_the_game(
-    hub: DisplayHub, table: Table, session: Session
+    hub: DisplayHub, table: DisplayPorts, session: Session
 ) -> None:
     hub.attach(session)
     display = paired(hub, table.plug("emu-ann", "usb-a"), "Ann")
-    RULES.fail_views = True
+    VIEWS.fail_views = True
     session.act({"type": "pass", "player": "Ann"})  # the rules are fine; only the display's view fails
     assert display.core.wait_for_text("Cannot show this view")
     assert len(session.moves) == 1
@@ -288,7 +339,7 @@ def test_a_view_that_fails_shows_a_neutral_screen_and_never_breaks_the_game(
 
 
 def test_unplugged_mid_game_then_back_on_another_port_within_a_second(
-    hub: DisplayHub, table: Table, session: Session, dispatcher: Dispatcher
+    hub: DisplayHub, table: DisplayPorts, session: Session, dispatcher: QueuedDispatcher
 ) -> None:
     strip: list[str] = []  # what a status strip on the shared screen would show, updated in the UI thread
     hub.subscribe(lambda: strip.append(hub.status()[0].state.value))
@@ -311,7 +362,7 @@ def test_unplugged_mid_game_then_back_on_another_port_within_a_second(
     assert wait_until(lambda: dispatcher.run() and strip[-1] == "connected")
 
 
-def test_two_displays_swapped_between_ports(hub: DisplayHub, table: Table, session: Session) -> None:
+def test_two_displays_swapped_between_ports(hub: DisplayHub, table: DisplayPorts, session: Session) -> None:
     hub.attach(session)
     ann = paired(hub, table.plug("emu-ann", "port-1"), "Ann")
     bo = paired(hub, table.plug("emu-bo", "port-2"), "Bo")
@@ -335,7 +386,7 @@ def test_two_displays_swapped_between_ports(hub: DisplayHub, table: Table, sessi
 
 
 def test_keys_page_locally_and_reach_listeners_only_through_the_dispatcher(
-    hub: DisplayHub, table: Table, session: Session, dispatcher: Dispatcher
+    hub: DisplayHub, table: DisplayPorts, session: Session, dispatcher: QueuedDispatcher
 ) -> None:
     main = threading.current_thread()
     heard: list[tuple[str, str, bool]] = []
@@ -357,51 +408,103 @@ def test_keys_page_locally_and_reach_listeners_only_through_the_dispatcher(
     assert changes and all(changes)
 
 
-# -- with the real Quin rules, once they exist ----------------------------------------------------------
+# -- a game's menu on its player's display ------------------------------------------------------------
 
 
-def quin_available() -> bool:
-    return importlib.util.find_spec("companion.games.quin") is not None
+def on_ui(dispatcher: QueuedDispatcher, condition: Callable[[], bool]) -> bool:
+    """Play the UI thread until `condition` holds."""
+    return wait_until(lambda: dispatcher.run() >= 0 and condition())
 
 
-@pytest.mark.skipif(not quin_available(), reason="the Quin rules are not written yet")
-def test_a_quin_display_shows_its_players_pieces(tmp_path: Path, hub: DisplayHub, table: Table) -> None:
-    with Store.open(tmp_path / "quin.db") as store:
-        session = Session.start(store, "quin", Options.for_names("Ann", "Bo"), dice=RandomDice.seeded(3))
-        hub.attach(session)
-        display = table.plug("emu-ann", "usb-a", cols=21, rows=8)
-        assert hub.pair(code_of(display), "Ann")
-        assert display.core.wait_for(lambda core: core.screen()[0].startswith("Ann"))
-        view = session.private_view("Ann")
-        assert view["game"] == "quin"
-        hub.detach()
+def test_a_menu_choice_is_played_on_the_ui_thread(
+    hub: DisplayHub, table: DisplayPorts, with_menu: Session, dispatcher: QueuedDispatcher
+) -> None:
+    main = threading.current_thread()
+    changed_on: list[bool] = []
+    with_menu.subscribe(lambda _session: changed_on.append(threading.current_thread() is main))
+    keys: list[str] = []
+    hub.on_key(lambda player, key: keys.append(key))
+    hub.attach(with_menu)
+    ann = paired_to_menu(hub, table.plug("emu-ann", "usb-a", cols=20, rows=4), "Ann")
+    assert ann.core.screen()[0] == "Ann           Reveal"
+    ann.press("down")
+    assert wait_until(lambda: bool(dispatcher.pending))  # the key waits for the UI thread ...
+    assert ">ANNSECRET0" in ann.core.screen()
+    assert on_ui(dispatcher, lambda: ">ANNSECRET1" in ann.core.screen())  # ... and moves the menu there
+    ann.press("ok")
+    assert on_ui(dispatcher, lambda: bool(with_menu.moves))
+    assert with_menu.moves[0].action == Reveal("Ann", 1)
+    assert changed_on == [True]
+    assert keys == []  # the menu took them: nothing for the table
+    assert ann.core.wait_for_text(">ANNSECRET1")  # still there, for the next choice
+
+
+def test_a_refusal_is_shown_on_that_players_display_only(
+    hub: DisplayHub, table: DisplayPorts, with_menu: Session, dispatcher: QueuedDispatcher
+) -> None:
+    hub.attach(with_menu)
+    ann = paired_to_menu(hub, table.plug("emu-ann", "usb-a", cols=20, rows=4), "Ann")
+    bo = paired_to_menu(hub, table.plug("emu-bo", "usb-b", cols=20, rows=4), "Bo")
+    with_menu.act(Reveal("Ann", 0))  # from the table's screen
+    ann.press("ok")  # the menu offers it again; the rules refuse
+    refused = text_pages("Ann", "Refused", "ANNSECRET0 is revealed already.", 20, 4)
+    assert refused == [["Ann          Refused", "ANNSECRET0 is", "revealed already.", ""]]
+    assert on_ui(dispatcher, lambda: ann.core.screen() == refused[0]), ann.core.screen()
+    assert len(with_menu.moves) == 1
+    assert not any("Refused" in text or "already" in text for text in texts(bo.core))
+    ann.press("back")
+    assert on_ui(dispatcher, lambda: ann.core.screen()[0] == "Ann           Reveal")
+
+
+def test_a_display_acts_only_for_its_own_player(
+    hub: DisplayHub,
+    table: DisplayPorts,
+    with_menu: Session,
+    dispatcher: QueuedDispatcher,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hub.attach(with_menu)
+    ann = paired_to_menu(hub, table.plug("emu-ann", "usb-a", cols=20, rows=4), "Ann")
+    bo = paired_to_menu(hub, table.plug("emu-bo", "usb-b", cols=20, rows=4), "Bo")
+    for lying in (Reveal("Bo", 2), {"type": "reveal", "player": "Bo", "index": 2}, Pass("Cy")):
+        monkeypatch.setattr(RevealMenu, "press", lambda menu, *_args, lying=lying: (menu, lying))
+        ann.press("ok")
+        assert on_ui(dispatcher, lambda: "Refused" in ann.core.screen()[0])
+        assert " ".join(ann.core.screen()[1:]) == "This display is Ann's: it can only make Ann's choices."
+        monkeypatch.undo()
+        ann.press("ok")
+        assert on_ui(dispatcher, lambda: ann.core.screen()[0] == "Ann           Reveal")
+    assert with_menu.moves == ()
+    assert not any("This display" in text for text in texts(bo.core))
+
+
+def test_without_a_menu_the_keys_turn_the_pages(
+    hub: DisplayHub, table: DisplayPorts, with_menu: Session, dispatcher: QueuedDispatcher
+) -> None:
+    hub.attach(with_menu)
+    ann = paired_to_menu(hub, table.plug("emu-ann", "usb-a", cols=20, rows=4), "Ann")
+    for index in range(4):
+        with_menu.act(Reveal("Ann", index))
+    first = pages_for(with_menu.view_for("Ann"), 20, 4, RevealDisplay())[0]
+    assert ann.core.wait_for(lambda core: core.screen() == first), ann.core.screen()
+    ann.press("down")
+    assert ann.core.wait_for(lambda core: "2/" in core.screen()[0])
+    assert dispatcher.run() == 0  # paged on the display's own thread: nothing for the UI
+
+
+def paired_to_menu(hub: DisplayHub, display: PtyDisplay, player: str) -> PtyDisplay:
+    assert hub.pair(code_of(display), player)
+    assert display.core.wait_for(lambda core: core.screen()[0].endswith("Reveal")), display.core.text()
+    return display
 
 
 # -- rendering --------------------------------------------------------------------------------------------
 
-QUIN_VIEW: dict[str, Any] = {
-    "game": "quin",
-    "player": "Ann",
-    "colour": "#e53935",
-    "phase": "play",
-    "turn": "Bo",
-    "pieces": [
-        {"label": "1", "identity": "Light", "where": "board", "moves": 2, "revealed": False},
-        {"label": "12", "identity": "Artificial Light", "where": "zero-g", "moves": 5, "revealed": False},
-        {"label": "7", "identity": "Peripheral", "where": "captured", "moves": 3, "revealed": True},
-    ],
-    "powers": {"memory_swaps_left": {"6": 1}, "time": "used", "totem": "ready"},
-    "artificial_light_moves": 5,
-    "last_flash": "Bo's 3 (Void) and Ann's 7 (Peripheral): both removed.",
-    "setup": None,
-}
-
 
 @pytest.mark.parametrize(("cols", "rows"), [(20, 4), (21, 8), (16, 8), (40, 12), (8, 2), (1, 1)])
-def test_pages_fit_the_screen_and_name_the_player(cols: int, rows: int) -> None:
-    from hardware.display.render import render_view
-
-    pages = render_view(QUIN_VIEW, cols, rows)
+def test_plain_pages_fit_the_screen_and_name_the_player(cols: int, rows: int) -> None:
+    view = SECRETS.private_view(SECRETS.setup(Options.for_names("Annabel", "Bo")), "Annabel")
+    pages = pages_for(view, cols, rows)
     for number, page in enumerate(pages, 1):
         assert len(page) == rows and all(len(line) <= cols for line in page)
         if rows > 1 and cols >= 8:
@@ -409,17 +512,20 @@ def test_pages_fit_the_screen_and_name_the_player(cols: int, rows: int) -> None:
             if len(pages) > 1:
                 assert page[0].endswith(f"{number}/{len(pages)}")
     text = "\n".join(line for page in pages for line in page[1:])
-    if cols >= 20:
-        assert "Bo's turn" in text and "AL moves" in text and "Memory 6 swaps" in text
-        assert "12 Art.Light" in text or "12 A.Light" in text
-        assert " 7 Periph." in text and "*" in text  # the revealed Peripheral is marked
+    if cols >= 40:
+        assert "mine: ANNABELSECRET0, ANNABELSECRET1," in text and "moves: 0" in text
 
 
 def test_other_games_and_broken_views_fall_back_to_plain_lines() -> None:
-    from hardware.display.render import render_view
-
-    plain = render_view({"game": "quark", "player": "Bo", "energy": 7, "hand": ["UP", "DOWN"]}, 20, 4)
+    plain = pages_for({"game": "quark", "player": "Bo", "energy": 7, "hand": ["UP", "DOWN"]}, 20, 4)
     assert plain[0] == ["Bo", "energy: 7", "hand: UP, DOWN", ""]
-    broken = render_view({"game": "quin", "player": "Bo", "pieces": 5, "powers": "x"}, 20, 4)
-    assert broken[0][0] == "Bo"
-    assert render_view(None, 20, 4) == [["No game", "in progress", "", ""]]
+    assert pages_for(None, 20, 4) == [["No game", "in progress", "", ""]]
+
+    class Broken:
+        def pages(self, view: View, cols: int, rows: int) -> list[Page]:
+            raise KeyError("pieces")
+
+        def menu_for(self, view: View, menu: Menu | None) -> Menu | None:
+            return None
+
+    assert pages_for({"player": "Bo", "pieces": 5}, 20, 4, Broken()) == [["Bo", "pieces: 5", "", ""]]

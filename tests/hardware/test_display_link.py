@@ -6,7 +6,7 @@ import os
 import threading
 import time
 import tty
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,16 +15,7 @@ import pytest
 from hardware.display import protocol as p
 from hardware.display.emulator import DisplayCore, PtyDisplay
 from hardware.display.link import DisplayLink, Hello, PortScanner, expand
-
-
-def wait_until(condition: Callable[[], Any], timeout: float = 5.0) -> bool:
-    """Poll `condition` until it is true (no fixed sleeps that hope)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.005)
-    return bool(condition())
+from tests.support import wait_until
 
 
 class Events:

@@ -18,34 +18,24 @@ from typing import Any, ClassVar
 
 import gpiozero.pins.mock as gpiozero_mock
 import pytest
+from gpiozero import CompositeDevice, DigitalInputDevice, InputDevice
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from companion.game import Options
 from companion.race import Phase, choose_first, first_choice
 from companion.session import Session
 from companion.store import Store
-from hardware.race_buttons import EdgeFilter, RaceButtons, RaceController, RaceSnapshot
+from hardware.race_buttons import EdgeFilter, RaceButton, RaceButtons, RaceController, RaceSnapshot
+from tests.support import ManualClock, QueuedDispatcher
 
 PINS = {"buttons": [17, 27], "leds": [22, 23], "buzzer": 24}
 ANN, BO = 0, 1
 
 
-class Clock:
-    """The mock pins' clock, moved by the test (seconds)."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, ms: float) -> None:
-        self.now += ms / 1000.0
-
-
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    fake = Clock()
+def clock(monkeypatch: pytest.MonkeyPatch) -> ManualClock:
+    """The mock pins' clock, moved by the test: ``clock.advance(ms)``."""
+    fake = ManualClock(unit=0.001)
     monkeypatch.setattr(gpiozero_mock, "monotonic", fake)
     return fake
 
@@ -80,7 +70,7 @@ def factory() -> Iterator[MockFactory]:
 
 
 @pytest.fixture
-def buttons(clock: Clock, factory: MockFactory) -> Iterator[RaceButtons]:
+def buttons(clock: ManualClock, factory: MockFactory) -> Iterator[RaceButtons]:
     with RaceButtons(PINS, pin_factory=factory) as made:
         yield made
 
@@ -89,20 +79,12 @@ class Screen:
     """Stands in for the UI: receives snapshots only through the dispatcher, on the test's thread."""
 
     def __init__(self) -> None:
-        self.pending: list[Callable[[], None]] = []
+        self.call_soon = QueuedDispatcher()
         self.snapshots: list[RaceSnapshot] = []
         self.threads: set[str] = set()
-        self.lock = threading.Lock()
-
-    def call_soon(self, fn: Callable[[], None]) -> None:
-        with self.lock:
-            self.pending.append(fn)
 
     def run_pending(self) -> None:
-        with self.lock:
-            pending, self.pending = self.pending, []
-        for fn in pending:
-            fn()
+        self.call_soon.run()
 
     def on_change(self, snapshot: RaceSnapshot) -> None:
         self.threads.add(threading.current_thread().name)
@@ -120,20 +102,20 @@ def controller(buttons: RaceButtons, screen: Screen | None = None, **options: An
     return RaceController(buttons, ["Ann", "Bo"], call_soon=screen.call_soon, on_change=screen.on_change, **options)
 
 
-def tap(buttons: RaceButtons, clock: Clock, index: int, hold_ms: float = 100) -> None:
+def tap(buttons: RaceButtons, clock: ManualClock, index: int, hold_ms: float = 100) -> None:
     buttons.simulate(index, True)
     clock.advance(hold_ms)
     buttons.simulate(index, False)
     clock.advance(100)
 
 
-def check_buttons(buttons: RaceButtons, clock: Clock) -> None:
+def check_buttons(buttons: RaceButtons, clock: ManualClock) -> None:
     """Test mode: everyone presses their button once."""
     tap(buttons, clock, ANN)
     tap(buttons, clock, BO)
 
 
-def at_go(race: RaceController, clock: Clock) -> float:
+def at_go(race: RaceController, clock: ManualClock) -> float:
     """Start without the countdown thread and give GO; returns the GO edge-clock time."""
     assert race.start(run=False) == []
     clock.advance(3000)
@@ -142,7 +124,7 @@ def at_go(race: RaceController, clock: Clock) -> float:
     return race.race.go_at
 
 
-def bounce(pin_index: int, buttons: RaceButtons, clock: Clock, levels: list[tuple[float, bool]]) -> None:
+def bounce(pin_index: int, buttons: RaceButtons, clock: ManualClock, levels: list[tuple[float, bool]]) -> None:
     """Drive a bounce train: (ms since the previous edge, pressed) pairs."""
     for gap_ms, pressed in levels:
         clock.advance(gap_ms)
@@ -152,7 +134,7 @@ def bounce(pin_index: int, buttons: RaceButtons, clock: Clock, levels: list[tupl
 # -- the winner by edge time ---------------------------------------------------------------------------
 
 
-def test_two_presses_1ms_apart_resolve_to_the_earlier_even_when_delivered_in_reverse(clock: Clock) -> None:
+def test_two_presses_1ms_apart_resolve_to_the_earlier_even_when_delivered_in_reverse(clock: ManualClock) -> None:
     factory = MockFactory(pin_class=LatePin)
     LatePin.queue.clear()
     with RaceButtons(PINS, pin_factory=factory) as buttons:
@@ -177,7 +159,7 @@ def test_two_presses_1ms_apart_resolve_to_the_earlier_even_when_delivered_in_rev
     factory.close()
 
 
-def test_the_edge_time_is_the_pins_not_the_time_the_callback_ran(clock: Clock) -> None:
+def test_the_edge_time_is_the_pins_not_the_time_the_callback_ran(clock: ManualClock) -> None:
     factory = MockFactory(pin_class=LatePin)
     LatePin.queue.clear()
     with RaceButtons(PINS, pin_factory=factory) as buttons:
@@ -198,7 +180,7 @@ class WallClockPin(MockPin):
         super(MockPin, self)._call_when_changed(self._last_change + 1.7e9, self._state)
 
 
-def test_edges_stamped_on_another_clock_are_brought_onto_the_factorys(clock: Clock) -> None:
+def test_edges_stamped_on_another_clock_are_brought_onto_the_factorys(clock: ManualClock) -> None:
     factory = MockFactory(pin_class=WallClockPin)
     with RaceButtons(PINS, pin_factory=factory) as buttons:
         screen = Screen()
@@ -220,7 +202,7 @@ def test_edges_stamped_on_another_clock_are_brought_onto_the_factorys(clock: Clo
 # -- false starts ------------------------------------------------------------------------------------------
 
 
-def test_a_false_start_is_named_and_the_race_rearms(buttons: RaceButtons, clock: Clock) -> None:
+def test_a_false_start_is_named_and_the_race_rearms(buttons: RaceButtons, clock: ManualClock) -> None:
     screen = Screen()
     race = controller(buttons, screen)
     check_buttons(buttons, clock)
@@ -239,7 +221,7 @@ def test_a_false_start_is_named_and_the_race_rearms(buttons: RaceButtons, clock:
     race.close()
 
 
-def test_a_second_false_start_by_the_same_player_loses_the_race(buttons: RaceButtons, clock: Clock) -> None:
+def test_a_second_false_start_by_the_same_player_loses_the_race(buttons: RaceButtons, clock: ManualClock) -> None:
     screen = Screen()
     race = controller(buttons, screen)
     check_buttons(buttons, clock)
@@ -254,7 +236,7 @@ def test_a_second_false_start_by_the_same_player_loses_the_race(buttons: RaceBut
     race.close()
 
 
-def test_a_press_stamped_before_go_is_a_false_start_even_if_heard_after_go(clock: Clock) -> None:
+def test_a_press_stamped_before_go_is_a_false_start_even_if_heard_after_go(clock: ManualClock) -> None:
     factory = MockFactory(pin_class=LatePin)
     LatePin.queue.clear()
     with RaceButtons(PINS, pin_factory=factory) as buttons:
@@ -278,7 +260,7 @@ def test_a_press_stamped_before_go_is_a_false_start_even_if_heard_after_go(clock
 
 
 def test_presses_within_the_tie_window_are_a_tie_and_the_race_is_offered_again(
-    buttons: RaceButtons, clock: Clock
+    buttons: RaceButtons, clock: ManualClock
 ) -> None:
     screen = Screen()
     race = controller(buttons, screen)  # default window: 5 ms
@@ -303,7 +285,7 @@ RELEASE_BOUNCE = [(0.5, True), (0.7, False), (2.0, True), (4.0, False), (9.0, Tr
 """A release's bounce after its first edge: back down and up again for 19.7 ms, ending released."""
 
 
-def test_a_chattering_press_is_one_press_timed_at_its_first_edge(buttons: RaceButtons, clock: Clock) -> None:
+def test_a_chattering_press_is_one_press_timed_at_its_first_edge(buttons: RaceButtons, clock: ManualClock) -> None:
     screen = Screen()
     race = controller(buttons, screen, tie_window_ms=0.5)
     check_buttons(buttons, clock)
@@ -323,7 +305,7 @@ def test_a_chattering_press_is_one_press_timed_at_its_first_edge(buttons: RaceBu
     race.close()
 
 
-def test_release_bounce_is_never_a_second_press(buttons: RaceButtons, clock: Clock) -> None:
+def test_release_bounce_is_never_a_second_press(buttons: RaceButtons, clock: ManualClock) -> None:
     seen: list[tuple[int, bool, float]] = []
     buttons.subscribe(lambda i, p, at: seen.append((i, p, at)))
     buttons.simulate(ANN, True)
@@ -342,7 +324,7 @@ def test_release_bounce_is_never_a_second_press(buttons: RaceButtons, clock: Clo
     assert [p for _, p, _ in seen] == [True, False, True]
 
 
-def test_a_release_bounce_during_the_race_does_not_press_again(buttons: RaceButtons, clock: Clock) -> None:
+def test_a_release_bounce_during_the_race_does_not_press_again(buttons: RaceButtons, clock: ManualClock) -> None:
     screen = Screen()
     race = controller(buttons, screen)
     check_buttons(buttons, clock)
@@ -378,7 +360,7 @@ def test_a_change_that_chatter_hid_is_settled_before_the_next_edge() -> None:
 # -- before the race: held and unwired buttons ----------------------------------------------------------------------
 
 
-def test_an_unwired_button_is_reported_before_the_race(buttons: RaceButtons, clock: Clock) -> None:
+def test_an_unwired_button_is_reported_before_the_race(buttons: RaceButtons, clock: ManualClock) -> None:
     screen = Screen()
     race = controller(buttons, screen)
     tap(buttons, clock, ANN)  # Bo's button never changes: not wired
@@ -389,7 +371,7 @@ def test_an_unwired_button_is_reported_before_the_race(buttons: RaceButtons, clo
     race.close()
 
 
-def test_a_button_held_at_arm_time_is_reported_and_nothing_starts(buttons: RaceButtons, clock: Clock) -> None:
+def test_a_button_held_at_arm_time_is_reported_and_nothing_starts(buttons: RaceButtons, clock: ManualClock) -> None:
     screen = Screen()
     race = controller(buttons, screen)
     check_buttons(buttons, clock)
@@ -399,7 +381,7 @@ def test_a_button_held_at_arm_time_is_reported_and_nothing_starts(buttons: RaceB
     race.close()
 
 
-def test_test_mode_shows_each_buttons_live_state_and_lights_it(buttons: RaceButtons, clock: Clock) -> None:
+def test_test_mode_shows_each_buttons_live_state_and_lights_it(buttons: RaceButtons, clock: ManualClock) -> None:
     screen = Screen()
     race = controller(buttons, screen)
     buttons.simulate(BO, True)
@@ -415,7 +397,9 @@ def test_test_mode_shows_each_buttons_live_state_and_lights_it(buttons: RaceButt
 # -- lights, buzzer, the countdown thread and the dispatcher --------------------------------------------------------
 
 
-def test_go_lights_the_buttons_and_sounds_the_buzzer(buttons: RaceButtons, clock: Clock, factory: MockFactory) -> None:
+def test_go_lights_the_buttons_and_sounds_the_buzzer(
+    buttons: RaceButtons, clock: ManualClock, factory: MockFactory
+) -> None:
     race = controller(buttons)
     check_buttons(buttons, clock)
     at_go(race, clock)
@@ -429,7 +413,7 @@ def test_go_lights_the_buttons_and_sounds_the_buzzer(buttons: RaceButtons, clock
 
 
 def test_the_countdown_runs_on_its_own_thread_and_reaches_the_ui_only_through_the_dispatcher(
-    buttons: RaceButtons, clock: Clock
+    buttons: RaceButtons, clock: ManualClock
 ) -> None:
     screen = Screen()
     race = controller(buttons, screen, count_interval=0.01, delay_range=(0.01, 0.02))
@@ -448,7 +432,7 @@ def test_the_countdown_runs_on_its_own_thread_and_reaches_the_ui_only_through_th
     race.close()
 
 
-def test_a_false_start_stops_the_countdown_thread(buttons: RaceButtons, clock: Clock) -> None:
+def test_a_false_start_stops_the_countdown_thread(buttons: RaceButtons, clock: ManualClock) -> None:
     screen = Screen()
     race = controller(buttons, screen, count_interval=0.05, delay_range=(0.05, 0.05))
     check_buttons(buttons, clock)
@@ -459,7 +443,23 @@ def test_a_false_start_stops_the_countdown_thread(buttons: RaceButtons, clock: C
     race.close()
 
 
-def test_close_is_safe_twice_and_frees_the_pins(clock: Clock, factory: MockFactory) -> None:
+def test_the_buttons_are_one_gpiozero_composite_device_listening_on_the_pins_public_callback(
+    buttons: RaceButtons, clock: ManualClock
+) -> None:
+    assert isinstance(buttons, CompositeDevice)
+    assert list(buttons) == [*buttons.buttons, *buttons.leds, buttons.buzzer]
+    assert buttons.value == (0, 0, 0, 0, 0)
+    buttons.simulate(BO, True)
+    assert buttons.value[:2] == (0, 1)  # Bo's line is low: pressed
+    for button in buttons.buttons:
+        assert isinstance(button, InputDevice) and not isinstance(button, DigitalInputDevice)
+        assert button.pin.when_changed == button._edge  # the pin's own `when_changed(ticks, state)`
+        assert button.pin.bounce is None
+    # No gpiozero internals are overridden: the edge arrives through the public callback alone.
+    assert not {"_pin_changed", "_state_to_value", "_fire_events"} & set(vars(RaceButton))
+
+
+def test_close_is_safe_twice_and_frees_the_pins(clock: ManualClock, factory: MockFactory) -> None:
     buttons = RaceButtons(PINS, pin_factory=factory)
     race = controller(buttons)
     race.close()
@@ -471,7 +471,7 @@ def test_close_is_safe_twice_and_frees_the_pins(clock: Clock, factory: MockFacto
         assert again.count == 2
 
 
-def test_pins_may_come_from_any_object_with_the_configs_names(clock: Clock, factory: MockFactory) -> None:
+def test_pins_may_come_from_any_object_with_the_configs_names(clock: ManualClock, factory: MockFactory) -> None:
     @dataclass(frozen=True)
     class RaceConfig:
         buttons: tuple[int, int] = (5, 6)
@@ -480,7 +480,7 @@ def test_pins_may_come_from_any_object_with_the_configs_names(clock: Clock, fact
         tie_window_ms: float = 5.0
 
     with RaceButtons(RaceConfig(), pin_factory=factory) as buttons:
-        assert buttons.leds == [] and buttons.buzzer is None
+        assert buttons.leds == () and buttons.buzzer is None
         buttons.light(None, True)  # no LEDs: nothing to do, no error
         assert buttons.led_states() == ()
 
@@ -498,7 +498,7 @@ GAME = "quantum-link"
 
 
 def test_the_winners_choice_is_the_games_first_event_and_survives_a_restart(
-    tmp_path: Path, buttons: RaceButtons, clock: Clock
+    tmp_path: Path, buttons: RaceButtons, clock: ManualClock
 ) -> None:
     db = tmp_path / "games.db"
     store = Store.open(db)
@@ -520,7 +520,8 @@ def test_the_winners_choice_is_the_games_first_event_and_survives_a_restart(
     with Store.open(db) as reopened:
         resumed = Session.resume(reopened)
         assert resumed is not None
-        assert resumed.events[0] == {"type": "first_player_chosen", "player": "Ann", "chosen_by": "Bo", "how": "race"}
+        first = resumed.game.to_json(resumed.events[0])
+        assert first == {"type": "first_player_chosen", "player": "Ann", "chosen_by": "Bo", "how": "race"}
         assert resumed.current_player == "Ann"
         # Ann waits while Bo lays two 1s side by side (one friend each: 2 points), then both pass.
         for action in [

@@ -11,15 +11,21 @@ database through the `ui` fixture:
 
 `ui.tap` sends a real touch down/up through Kivy's event loop at the
 widget's centre, exactly as the touchscreen would.
+
+The app runs the way Kivy's own test fixture (``kivy.tests.fixtures.kivy_app``)
+runs it: through the public ``App.async_run()`` on an asyncio loop. That loop
+runs only while the test waits for frames (`Ui.frames`), so a test stays a
+plain function: between two waits nothing moves, and the test reads and
+touches widgets on the thread that runs Kivy, as the app itself does.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
-import shutil
-import subprocess
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +34,7 @@ import pytest
 from companion.dice import RandomDice
 from companion.game import Options, Player
 from companion.store import Store
+from tests.support import XvfbMissing, wait_until, xvfb_display
 
 # Written where git does not look, so that a clean checkout stays clean after `make test`;
 # `make screenshots` copies the ones the README shows into docs/screenshots/.
@@ -45,25 +52,68 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def xvfb() -> Iterator[str]:
     """A virtual X screen for this test process (or the one DISPLAY already names)."""
-    if os.environ.get("DISPLAY") and not os.environ.get("COMPANION_TEST_OWN_XVFB"):
-        yield os.environ["DISPLAY"]
-        return
-    if not shutil.which("Xvfb"):
-        pytest.fail("Xvfb is not installed: `make test` installs it (Debian package xvfb).")
-    read, write = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        pass_fds=(write,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        number = pipe.readline().strip()
-    os.environ["DISPLAY"] = f":{number}"
-    yield os.environ["DISPLAY"]
-    server.terminate()
-    server.wait(timeout=10)
+    with contextlib.ExitStack() as stack:
+        try:
+            display = stack.enter_context(xvfb_display(reuse=not os.environ.get("COMPANION_TEST_OWN_XVFB")))
+        except XvfbMissing as missing:
+            pytest.fail(str(missing))
+        yield display
+
+
+class RunningApp:
+    """An app started with Kivy's public ``App.async_run()`` on an asyncio loop that `frames` runs.
+
+    An exception in a frame (a clock callback, a kv handler) does not end
+    the app's main loop: Kivy's `ExceptionManager` hands it here, and
+    `frames` raises it in the test that was waiting.
+    """
+
+    def __init__(self, app: Any) -> None:
+        from kivy.base import ExceptionManager
+
+        self.app = app
+        self.errors: list[Exception] = []
+        self.loop = asyncio.new_event_loop()
+        ExceptionManager.add_handler(self)
+        self.main = self.loop.create_task(app.async_run(async_lib="asyncio"))
+
+    def handle_exception(self, error: BaseException) -> int:
+        """Kivy's `ExceptionHandler` hook: keep an error for the test, let an interrupt end the loop."""
+        from kivy.base import ExceptionManager
+
+        if not isinstance(error, Exception):
+            return ExceptionManager.RAISE
+        self.errors.append(error)
+        return ExceptionManager.PASS
+
+    def frames(self, count: int) -> None:
+        """Run the app until Kivy has done `count` more whole frames (clock, input, layout, drawing)."""
+        from kivy.clock import Clock
+
+        target = Clock.frames + count
+
+        async def done() -> None:
+            while Clock.frames < target and not self.main.done():
+                await asyncio.sleep(0.001)
+
+        self.loop.run_until_complete(done())
+        if self.errors:
+            error, self.errors = self.errors[0], []
+            raise error
+        if self.main.done():
+            self.main.result()  # the main loop's own error, if it had one
+            raise RuntimeError("the app's main loop has ended")
+
+    def stop(self) -> None:
+        """Leave the main loop the way Kivy's fixture does, and let `async_run` finish (`on_stop`)."""
+        from kivy.base import ExceptionManager, stopTouchApp
+
+        stopTouchApp()
+        try:
+            self.loop.run_until_complete(self.main)
+        finally:
+            ExceptionManager.remove_handler(self)
+            self.loop.close()
 
 
 def _inside_scrollview(widget: Any) -> bool:
@@ -80,11 +130,12 @@ def _inside_scrollview(widget: Any) -> bool:
 class Ui:
     """Drives the running app: start games, tap widgets, take screenshots."""
 
-    def __init__(self, app: Any, tmp_path: Path) -> None:
+    def __init__(self, running: RunningApp, tmp_path: Path) -> None:
         from companion.config import Config
         from ui.table import Table
 
-        self.app = app
+        self.running = running
+        self.app = app = running.app
         self.store = Store.open(tmp_path / "games.db")
         self.table = Table(store=self.store, config=Config(), dice=RandomDice.seeded(2026))
         app.reset(self.table)
@@ -106,10 +157,7 @@ class Ui:
 
     def frames(self, count: int = 3) -> None:
         """Let Kivy run `count` frames (layout, clock callbacks, drawing)."""
-        from kivy.base import EventLoop
-
-        for _ in range(count):
-            EventLoop.idle()
+        self.running.frames(count)
 
     def start_game(self, game: str, players: Sequence[str], **settings: Any) -> Any:
         seats = tuple(Player(name, PALETTE[i % len(PALETTE)]) for i, name in enumerate(players))
@@ -152,6 +200,10 @@ class Ui:
         while time.monotonic() < end:
             self.frames(1)
 
+    def wait_until(self, condition: Callable[[], Any], timeout: float = 5.0) -> bool:
+        """Run frames until `condition` holds (work handed to the UI thread is done in them); whether it did."""
+        return wait_until(condition, timeout, between=lambda: self.frames(1))
+
     def find(self, root: Any, widget_id: str) -> Any:
         """The widget with kv id `widget_id` anywhere under `root` (LookupError if none)."""
         for widget in [root, *root.walk(restrict=True)]:
@@ -179,25 +231,26 @@ class Ui:
 
 
 @pytest.fixture(scope="session")
-def kivy_app(xvfb: str) -> Iterator[Any]:
+def kivy_app(xvfb: str) -> Iterator[RunningApp]:
+    """The app, running for the whole test process (one Kivy window per process)."""
     from ui import boot
 
     boot.prepare(width=800, height=480)
+    from kivy.config import Config
+
+    for option, _ in Config.items("input"):  # as Kivy's fixture does: no input device but the tests' touches
+        Config.remove_option("input", option)
     from ui.app import CompanionApp
     from ui.table import Table
 
-    app = CompanionApp(Table(store=Store.in_memory()))
-    app._run_prepare()  # Kivy's own start-up minus the blocking main loop
-    from kivy.base import EventLoop
-
-    for _ in range(5):
-        EventLoop.idle()
-    yield app
-    app.stop()
+    running = RunningApp(CompanionApp(Table(store=Store.in_memory())))
+    running.frames(5)
+    yield running
+    running.stop()
 
 
 @pytest.fixture
-def ui(kivy_app: Any, tmp_path: Path) -> Iterator[Ui]:
+def ui(kivy_app: RunningApp, tmp_path: Path) -> Iterator[Ui]:
     driver = Ui(kivy_app, tmp_path)
     yield driver
     from kivy.uix.modalview import ModalView
@@ -206,5 +259,5 @@ def ui(kivy_app: Any, tmp_path: Path) -> Iterator[Ui]:
         if isinstance(view, ModalView):  # a popup a test left open would swallow the next test's taps
             view.dismiss(animation=False)
     driver.frames(2)
-    kivy_app.go_home()
+    kivy_app.app.go_home()
     driver.store.close()

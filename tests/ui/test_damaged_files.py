@@ -1,6 +1,6 @@
 """Issue 11: the real app, started on each damaged games file of the fault campaign, shows a screen.
 
-Each file is one single-bit flip of the pulled-plug corpus (`tests/core/fault_corpus.py`, the same flips
+Each file is one single-bit flip of the pulled-plug corpus (`tests.support.fault_corpus`, the same flips
 as `tests/core/test_store_faults.py`). For each, the app does what the appliance does at a restart:
 `open_store` (never raises), a fresh `Table`, `start_where_left` (resume the unfinished game, or stay
 home). A screen must be current, the home screen must refresh, and a sentence the store has about the
@@ -10,20 +10,16 @@ screen's banner shows only `store.problem` (the card's weather), not damage foun
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
-
-import fault_corpus
-from fault_corpus import Corpus
-
 from companion.config import Config
 from companion.dice import RandomDice
+from tests.support import fault_corpus
+from tests.support.fault_corpus import Corpus
 
 
 @pytest.fixture(scope="module")

@@ -1,9 +1,8 @@
-"""Under Xvfb: the emulated display's window showing a Quin private view, and the pairing question."""
+"""Under Xvfb: the emulated display's window with a Quin private view and setup menu, and the pairing question."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,16 +16,6 @@ from hardware.display.emulator import DisplayCore, PtyDisplay
 from hardware.display.hub import DisplayHub, DisplayState
 
 pytestmark = pytest.mark.ui
-
-
-def wait_frames(ui: Any, condition: Callable[[], Any], timeout: float = 5.0) -> bool:
-    """Run Kivy frames until `condition` holds (the dispatcher's work is done in them)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        ui.frames(1)
-    return bool(condition())
 
 
 @pytest.fixture
@@ -67,17 +56,17 @@ def test_pairing_question_and_status_strip(ui: Any, tmp_path: Path, quin: Sessio
     holder.add_widget(box)
     holder.open()
     with PtyDisplay(DisplayCore("emu-ann", 21, 8), link=tmp_path / "ports" / "usb-ann") as display:
-        assert wait_frames(ui, lambda: strip.popup is not None)
+        assert ui.wait_until(lambda: strip.popup is not None)
         code = display.core.pair_code
         assert code and strip.popup.question == f"Whose display shows {' '.join(code)}?"
         ui.screenshot("display-pairing.png")
         ui.tap(ui.find_text(strip.popup, "Ann"))
-        assert wait_frames(ui, lambda: strip.statuses and strip.statuses[0].state is DisplayState.CONNECTED)
+        assert ui.wait_until(lambda: strip.statuses and strip.statuses[0].state is DisplayState.CONNECTED)
         assert display.core.wait_for(lambda core: core.screen()[0].startswith("Ann"))
         ui.settle()
         ui.screenshot("display-strip.png")
         display.unplug()
-        assert wait_frames(ui, lambda: strip.statuses[0].state is DisplayState.UNPLUGGED)
+        assert ui.wait_until(lambda: strip.statuses[0].state is DisplayState.UNPLUGGED)
         chips = [c.text for c in strip.ids.chips.children[::-1]]
         assert chips == ["Ann: display unplugged", "Bo: no display"]
     strip.close()
@@ -99,10 +88,40 @@ def test_emulator_window_shows_a_private_view(ui: Any, tmp_path: Path, quin: Ses
         holder = ModalView(size_hint=(1, 1), auto_dismiss=False)
         holder.add_widget(view)
         holder.open()
-        assert wait_frames(ui, lambda: "Flash" in view.screen_text)
+        assert ui.wait_until(lambda: "Flash" in view.screen_text)
         ui.screenshot("display-emulator.png")
         ui.tap(ui.find_text(view, "down"))
-        assert wait_frames(ui, lambda: "2/" in view.screen_text.split("\n")[0])
+        assert ui.wait_until(lambda: "2/" in view.screen_text.split("\n")[0])
         ui.screenshot("display-emulator-page-2.png")
         holder.dismiss()
         ui.settle()
+
+
+def test_emulator_window_walks_the_games_setup_menu(ui: Any, tmp_path: Path, hub: DisplayHub) -> None:
+    from kivy.uix.modalview import ModalView
+
+    from ui.display_emulator import DisplayEmulatorView
+
+    with Store.open(tmp_path / "setup.db") as store:
+        session = Session.start(store, "quin", Options.for_names("Ann", "Bo"), dice=RandomDice.seeded(4))
+        hub.attach(session)
+        with PtyDisplay(DisplayCore("pico-setup", 21, 8), link=tmp_path / "ports" / "usb-pico") as display:
+            assert display.core.wait_for(lambda core: core.pair_code is not None)
+            assert hub.pair(display.core.pair_code or "", "Ann")
+            view = DisplayEmulatorView(display)
+            holder = ModalView(size_hint=(1, 1), auto_dismiss=False)
+            holder.add_widget(view)
+            holder.open()
+            assert ui.wait_until(lambda: "Setup 0/17" in view.screen_text)
+            ui.screenshot("display-emulator-setup.png")
+            ui.tap(ui.find_text(view, "ok"))
+            assert ui.wait_until(lambda: "Clone from" in view.screen_text)
+            for _ in range(2):  # the first face the Clone may replace, and the first it may become
+                ui.tap(ui.find_text(view, "ok"))
+                ui.settle()
+            assert ui.wait_until(lambda: len(session.moves) == 1)  # played on the UI thread, by the hub
+            assert ui.wait_until(lambda: "Clone: AL>Time" in view.screen_text)
+            ui.screenshot("display-emulator-setup-clone.png")
+            holder.dismiss()
+            ui.settle()
+        hub.detach()

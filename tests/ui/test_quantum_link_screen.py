@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from companion.game import ChooseFirst
+
 pytestmark = pytest.mark.ui
 
 GOLDEN = Path(__file__).resolve().parent.parent / "games" / "golden"
@@ -27,7 +29,8 @@ def place_by_taps(ui: Any, screen: Any, cell: tuple[int, int], face: int) -> Non
 
 
 def die(screen: Any, cell: tuple[int, int]) -> dict[str, Any] | None:
-    return screen._die_at(cell)
+    """The die on `cell` in the public view the screen last drew."""
+    return next(c["die"] for c in screen.view["cells"] if tuple(c["cell"]) == cell)  # type: ignore[no-any-return]
 
 
 def test_two_taps_place_a_die_and_the_picker_can_be_cancelled(ui: Any) -> None:
@@ -144,4 +147,4 @@ def test_a_tie_offers_a_new_game_with_the_other_player_opening(ui: Any) -> None:
     assert fresh.session.game_id != old_game
     assert fresh.session.current_player == "Ann"
     assert fresh.mode == "play"
-    assert fresh.session.moves[0].action == {"type": "choose_first", "player": "Ann", "chosen_by": "Bo", "how": "table"}
+    assert fresh.session.moves[0].action == ChooseFirst("Ann", chosen_by="Bo", how="table")

@@ -57,9 +57,9 @@ def test_a_turn_through_the_action_bar(ui: Any) -> None:
     # Bo creates a meson with a transformation: the cost shows before he confirms.
     ui.tap(ui.find(body, "create_button"))
     create = popup(ui)
-    ui.tap(ui.find(create, "meson_button"))
+    ui.tap(ui.find_text(ui.find(create, "particle_row"), "Meson"))
     for _ in range(4):
-        ui.tap(ui.find(create, "points_up"))
+        ui.tap(ui.find(ui.find(create, "points"), "up_button"))
     ui.tap(ui.find_text(ui.find(create, "source_row"), "UP"))
     ui.tap(ui.find_text(ui.find(create, "target_row"), "TOP"))
     assert not create.allowed
@@ -81,7 +81,7 @@ def test_a_turn_through_the_action_bar(ui: Any) -> None:
     ui.tap(ui.find(body, "end_turn_button"))
     end = popup(ui)
     for _ in range(7):
-        ui.tap(ui.find(end, "hand_up"))
+        ui.tap(ui.find(ui.find(end, "hand"), "up_button"))
     assert end.hand == 9 and "discard 2 cards down to 7" in end.reminder
     ui.screenshot("quark-end-turn.png")
     ui.tap(ui.find(end, "confirm_button"))

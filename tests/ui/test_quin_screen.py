@@ -108,8 +108,9 @@ def test_a_flash_by_two_taps_shows_the_result_sentence(ui: Any) -> None:
     ui.frames(2)
     assert kinds_shown(screen_words(screen)) == set()  # nothing revealed yet: no identity anywhere
 
+    defender = piece(screen, "Bo", "2")
     ui.tap(piece(screen, "Ann", "8"))  # the attacker ...
-    assert screen.selected == [("Ann", "8")]
+    assert screen.selection.pieces == (("Ann", "8"),)
     ui.tap(piece(screen, "Bo", "2"))  # ... and the defender
     view = screen.session.public_view()
     sentence = "Ann's 8 (Peripheral) captures Bo's 2 (Shadow)."
@@ -117,6 +118,8 @@ def test_a_flash_by_two_taps_shows_the_result_sentence(ui: Any) -> None:
     ui.frames(2)
     assert screen.table_view.ids.result_label.text == sentence
     assert "Shadow" in piece(screen, "Bo", "2").text and "Periph." in piece(screen, "Ann", "8").text
+    assert piece(screen, "Bo", "2") is defender and defender.crossed  # made once, updated since
+    assert len(screen.table_view.ids.side1.ids.pieces.children) == 17
     assert "face up Bo's 2 (Shadow, captured)" in screen.table_view.ids.side0.card
     # Only what was revealed shows.
     assert kinds_shown(screen_words(screen)) == {"Peripheral", "Shadow"}

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from companion.games import names, rules_for
+from companion import games
+from companion.games import names
 
 
 def _game_button(ui, title):
@@ -17,7 +18,7 @@ def test_home_to_a_game_and_back_then_resume(ui):
     ui.screenshot("home.png")
 
     game = names()[-1]
-    title = rules_for(game).title
+    title = games.game(game).title
     ui.tap(_game_button(ui, title))
     screen = ui.screen
     assert screen.name == f"game:{game}"
@@ -51,7 +52,7 @@ def test_two_players_with_one_name_are_refused_with_a_sentence(ui):
     home = ui.screen
     for row in home.rows:
         row.name = "Sam"
-    ui.tap(_game_button(ui, rules_for(names()[-1]).title))
+    ui.tap(_game_button(ui, games.game(names()[-1]).title))
     assert ui.screen.name == "home"
     assert "same name" in home.notice
 
@@ -72,6 +73,55 @@ def test_a_variant_is_one_tap_on_the_home_screen(ui):
     ui.tap(choice.children[-1])  # the game's own big button
     assert ui.screen.name == "game:quinque"
     assert ui.screen.session.options.settings["advanced"] is True
+
+
+def test_every_game_of_the_registry_is_on_the_home_screen_with_its_own_screen(ui):
+    from ui.screens import screen_class
+    from ui.screens.base import GameScreen
+
+    listed = [choice.game for choice in reversed(ui.screen.ids.games.children)]
+    assert listed == [name for name in names() if name in listed] and "quinque" in listed
+    for game in listed:
+        assert screen_class(game) is not GameScreen, f"{game}: no ui/screens/{game.replace('-', '_')}.py found"
+
+
+def test_who_goes_first_is_offered_where_the_game_lets_the_table_choose(ui):
+    assert not games.game("quintet").chooses_first  # Quintet's order is fixed by the opening roll
+    assert games.game("quark").chooses_first
+    screen = ui.start_game("quark", ["Ann", "Bo"])
+    assert screen.can_race
+    ui.tap(ui.find(screen, "menu_button"))
+    assert not ui.find(ui.window.children[0], "race_button").disabled
+
+
+def test_a_new_game_with_a_registered_screen_reaches_home_and_its_screen(ui, tmp_path):
+    """A sixth game: its rules and its screen are registered; home and the screen registry are not edited."""
+    from kivy.properties import StringProperty
+
+    from companion.games import unregister
+    from tests.support.tinygame import registered
+    from ui.screens import register_screen, unregister_screen
+    from ui.screens.base import GameScreen
+
+    class TinyDiceScreen(GameScreen):
+        marked = StringProperty("")
+
+    kv = tmp_path / "tiny_dice_screen.kv"
+    kv.write_text("<TinyDiceScreen>:\n    marked: 'by its own rules'\n", encoding="utf-8")
+    registered()
+    register_screen("tiny", TinyDiceScreen, kv)
+    try:
+        ui.resize(1280, 800)  # room for six games without scrolling
+        ui.app.reset(ui.table)
+        ui.frames(3)
+        ui.tap(_game_button(ui, "Tiny Dice"))
+        screen = ui.screen
+        assert isinstance(screen, TinyDiceScreen) and screen.name == "game:tiny"
+        assert screen.marked == "by its own rules"
+    finally:
+        ui.app.go_home()
+        unregister_screen("tiny")
+        unregister("tiny")
 
 
 def test_history_and_wins_after_finished_games(ui):

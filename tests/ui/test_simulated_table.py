@@ -7,8 +7,6 @@ for the race buttons, and the display hub scanning the folder where
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from companion import paths
@@ -16,16 +14,8 @@ from companion.dice import RandomDice
 from companion.game import Options
 from companion.session import Session
 from hardware.display.emulator import DisplayCore, PtyDisplay
+from tests.support import wait_until
 from ui.cli import build_table, start_hardware
-
-
-def wait_until(condition, timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return condition()
 
 
 @pytest.fixture
@@ -48,7 +38,7 @@ def test_simulated_hardware_is_said_once_and_the_race_buttons_are_mock_pins(tabl
 def test_an_emulated_display_is_found_paired_and_shown_its_players_view(table):
     table, _ = table
     core = DisplayCore("emu-laptop", 21, 8)
-    with PtyDisplay(core, link=paths.emulated_displays_dir() / core.identity):
+    with PtyDisplay(core, link=paths.emulated_displays_dir() / core.identity) as display:
         hub = table.displays
         assert wait_until(lambda: hub.pending_codes()), "the hub should find the emulator and offer a pairing code"
         [code] = hub.pending_codes()
@@ -59,3 +49,10 @@ def test_an_emulated_display_is_found_paired_and_shown_its_players_view(table):
         )
         hub.attach(session)
         assert core.wait_for(lambda c: c.screen()[0].startswith("Ann")), core.screen()
+        # Quin's setup menu is up, and its keys play Ann's choices (through the table's dispatcher).
+        assert core.wait_for(lambda c: c.screen()[0].endswith("Setup 0/17")), core.screen()
+        for key in ("ok", "ok", "ok"):  # the Clone: the first face it may replace, the first it may become
+            display.press(key)
+        assert wait_until(lambda: len(session.moves) == 1), core.screen()
+        assert session.state.side("Ann").clone == ("Artificial Light", "Time")
+        assert core.wait_for(lambda c: c.screen()[1:3] == [" Clone: AL>Time", "> 1 ?            off"]), core.screen()

@@ -10,7 +10,6 @@ import contextlib
 import os
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,9 +19,9 @@ from companion.dice import RandomDice
 from companion.game import Options
 from companion.session import Session
 from companion.store import Store
+from tests.support import store_writer
+from tests.support.tinygame import GAME
 from ui.table import Table, open_store
-
-HOLDER = Path(__file__).resolve().parents[1] / "core" / "store_writer.py"
 
 
 def _table(path: Path) -> Table:
@@ -36,9 +35,7 @@ def test_a_second_companion_shows_the_history_and_says_why_it_saves_nothing(ui, 
         session = Session.start(store, "quantum-link", Options.for_names("Ann", "Bo"))
         session.act({"type": "pass", "player": "Ann"})
         session.act({"type": "pass", "player": "Bo"})  # two passes: a finished game, in the history
-    holder = subprocess.Popen(
-        [sys.executable, str(HOLDER), str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
+    holder = store_writer.spawn(path, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
         table = _table(path)
@@ -60,11 +57,8 @@ def test_a_second_companion_shows_the_history_and_says_why_it_saves_nothing(ui, 
 def test_a_game_that_cannot_be_resumed_leaves_the_table_at_home_with_a_sentence(ui, tmp_path):
     from companion.games import register, unregister
 
-    sys.path.insert(0, str(HOLDER.parent))
-    from tinygame import RULES
-
     path = tmp_path / "kept.db"
-    register(RULES)
+    register(GAME)
     try:
         with Store.open(path) as store:
             session = Session.start(store, "tiny", Options.for_names("Ann", "Bo"))

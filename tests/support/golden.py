@@ -1,8 +1,10 @@
 """Golden playthroughs: `companion play` action scripts with what must come out.
 
-One format for every game. A script is a ``.jsonl`` file in ``golden/``: one
-JSON action per line, which `companion play` runs as it is, and comment
-lines it skips that carry the rest:
+One format for every game. A script is a ``.jsonl`` file in ``tests/games/golden/``
+named after its game (``quin-key-light-captured.jsonl`` is a game of Quin,
+``quantum-link-tie.jsonl`` one of Quantum Link): one JSON action per line,
+which `companion play` runs as it is, and comment lines it skips that carry
+the rest:
 
     # players: Ann,Bo
     # settings: {"advanced": true}          (optional)
@@ -18,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-FOLDER = Path(__file__).parent / "golden"
+FOLDER = Path(__file__).resolve().parents[1] / "games" / "golden"
 
 
 @dataclass(frozen=True)
@@ -36,9 +38,26 @@ class Golden:
         """The actions alone, in order."""
         return [action for _, action in self.actions]
 
+    @property
+    def game(self) -> str:
+        """The registry name of the game this script plays."""
+        return game_of(self.path)
 
-def scripts(game: str) -> list[Path]:
-    return sorted(FOLDER.glob(f"{game}-*.jsonl"))
+
+def scripts(game: str | None = None) -> list[Path]:
+    """The scripts of `game` (every script if None), in name order."""
+    return sorted(FOLDER.glob(f"{game}-*.jsonl" if game else "*.jsonl"))
+
+
+def game_of(path: Path) -> str:
+    """The game a script plays: the longest registered game name its file name starts with, then ``-``."""
+    from companion.games import names
+
+    stem = path.stem
+    for name in sorted(names(), key=len, reverse=True):
+        if stem.startswith(name + "-"):
+            return name
+    raise LookupError(f"{path.name} is not named after a game ({', '.join(sorted(names()))})")
 
 
 def read(path: Path) -> Golden:

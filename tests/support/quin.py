@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from companion.dice import RandomDice
-from companion.game import Event, Options, Player, RuleError
-from companion.games.quin import RULES, QuinState
+from companion.game import Action, Event, Options, Player, RuleError
+from companion.games import game
 from companion.games.quin.examples import example_setup
 from companion.games.quin.pieces import (
     ARTIFICIAL_LIGHT,
@@ -31,9 +31,11 @@ from companion.games.quin.pieces import (
     TIME,
     VOID,
 )
+from companion.games.quin.state import QuinState
 
 ANN, BO = "Ann", "Bo"
 DICE = RandomDice.seeded(0)  # Quin rolls nothing; the contract still hands dice over
+GAME = game("quin")  # the engine's entry: its checks (turn, game over, who starts) come with it
 
 LABEL = {
     LIGHT: "1",
@@ -49,25 +51,36 @@ LABEL = {
 
 
 def new_game(**settings: Any) -> QuinState:
-    return RULES.setup(Options((Player(ANN, "#e53935"), Player(BO, "#1e88e5")), settings))
+    return GAME.setup(Options((Player(ANN, "#e53935"), Player(BO, "#1e88e5")), settings))
 
 
-def act(state: QuinState, *actions: dict[str, Any]) -> QuinState:
+def begun(state: QuinState) -> bool:
+    """Whether play has begun, as a session knows it from its log: someone has taken a step of a turn."""
+    return state.turn_number > 1 or bool(state.this_turn.steps) or state.result is not None
+
+
+def decide(state: QuinState, action: Action | dict[str, Any]) -> list[Event]:
+    """The events of `action` (typed, or its JSON object read as a script line is), through the engine."""
+    typed = action if isinstance(action, Action) else GAME.parse_action(action, state.names)
+    return list(GAME.decide(state, typed, DICE, begun=begun(state)))
+
+
+def act(state: QuinState, *actions: Action | dict[str, Any]) -> QuinState:
     """Play `actions` in a row (each must be accepted)."""
     for action in actions:
-        for event in RULES.decide(state, action, DICE):
-            state = RULES.evolve(state, event)
+        for event in decide(state, action):
+            state = GAME.evolve(state, event)
     return state
 
 
-def events_of(state: QuinState, action: dict[str, Any]) -> list[Event]:
-    return list(RULES.decide(state, action, DICE))
+def events_of(state: QuinState, action: Action | dict[str, Any]) -> list[Event]:
+    return decide(state, action)
 
 
-def refused(state: QuinState, action: dict[str, Any], match: str = "") -> str:
+def refused(state: QuinState, action: Action | dict[str, Any], match: str = "") -> str:
     """Assert `action` is refused (matching `match`) and return the sentence."""
-    with pytest.raises(RuleError, match=match) as info:
-        RULES.decide(state, action, DICE)
+    with pytest.raises(RuleError, match=match or None) as info:
+        decide(state, action)
     return str(info.value)
 
 

@@ -1,4 +1,4 @@
-"""Quin's private setup on a player display: the menu machine, then whole setups by keys on real terminals."""
+"""Quin on a player's own display: the page layout, the setup menu, then whole setups by keys on real terminals."""
 
 from __future__ import annotations
 
@@ -12,19 +12,25 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ui_thread import Dispatcher
 
 from companion.dice import RandomDice
 from companion.game import Action, Options, RuleError
-from companion.games.quin import RULES, QuinState
+from companion.games import game
+from companion.games.quin import display as quin_display
+from companion.games.quin.display import SetupMenu, in_setup, menu_for, piece_line, short_kind
+from companion.games.quin.examples import example_setup
+from companion.games.quin.rules import Clone
+from companion.games.quin.state import QuinState
 from companion.session import Session
+from companion.small_display import GameDisplay, Page, pages_for, text_pages
 from companion.store import Store
 from hardware.display import protocol as p
-from hardware.display import quin_setup
 from hardware.display.emulator import DisplayCore, PtyDisplay
 from hardware.display.hub import DisplayHub
-from hardware.display.quin_setup import SetupMenu, act_from_display, in_setup, shows_menu
-from hardware.display.render import render_view
+from tests.support import QueuedDispatcher
+from tests.support.displays import DisplayPorts
+
+GAME = game("quin")
 
 SETUP_ACTIONS = {"clone", "assign", "unassign", "setup_done"}
 
@@ -32,13 +38,20 @@ SETUP_ACTIONS = {"clone", "assign", "unassign", "setup_done"}
 
 
 def new_game(**settings: Any) -> QuinState:
-    return RULES.setup(Options.for_names("Ann", "Bo", **settings))
+    state: QuinState = GAME.setup(Options.for_names("Ann", "Bo", **settings))
+    return state
 
 
 def apply(state: QuinState, action: Action) -> QuinState:
-    for event in RULES.decide(state, action, RandomDice.seeded(1)):
-        state = RULES.evolve(state, event)
+    for event in GAME.decide(state, action, RandomDice.seeded(1)):
+        state = GAME.evolve(state, event)
     return state
+
+
+def test_the_game_finds_its_display_module() -> None:
+    assert GAME.display is quin_display
+    shows: GameDisplay = quin_display  # what a player display needs of a game, `companion.small_display`
+    assert shows.menu_for(GAME.private_view(new_game(), "Ann"), None) == SetupMenu()
 
 
 class Pad:
@@ -47,12 +60,12 @@ class Pad:
     def __init__(self, state: QuinState, player: str = "Ann", cols: int = 20, rows: int = 4) -> None:
         self.state, self.player, self.cols, self.rows = state, player, cols, rows
         self.menu = SetupMenu()
-        self.sent: list[dict[str, Any]] = []
+        self.sent: list[dict[str, Any]] = []  # the actions, as JSON (as they are stored)
         self.refusals: list[str] = []
 
     @property
     def view(self) -> dict[str, Any]:
-        return RULES.private_view(self.state, self.player)
+        return GAME.private_view(self.state, self.player)
 
     @property
     def screen(self) -> list[str]:
@@ -66,7 +79,7 @@ class Pad:
         for key in keys:
             self.menu, action = self.menu.press(self.view, key, self.cols, self.rows)
             if action is not None:
-                self.sent.append(action)
+                self.sent.append(GAME.to_json(action))
                 try:
                     self.state = apply(self.state, action)
                 except RuleError as error:
@@ -221,7 +234,7 @@ def test_after_the_setup_the_menu_makes_no_more_actions() -> None:
     sent = len(pad.sent)
     pad.press("ok", "down", "back", "ok")
     assert len(pad.sent) == sent
-    assert not shows_menu(pad.view, pad.menu)
+    assert menu_for(pad.view, pad.menu) is None
 
 
 @st.composite
@@ -255,46 +268,10 @@ def test_any_key_sequence_only_makes_setup_actions_for_its_player_and_every_scre
     )
 
 
-class FakeHub:
-    def __init__(self) -> None:
-        self.shown: list[tuple[str, str]] = []
-
-    def show_refusal(self, player: str, sentence: str) -> None:
-        self.shown.append((player, sentence))
-
-
-class FakeSession:
-    def __init__(self) -> None:
-        self.state = new_game()
-
-    def act(self, action: Action) -> object:
-        self.state = apply(self.state, action)
-        return ()
-
-
-def test_the_app_helper_plays_a_displays_action_and_hands_refusals_back() -> None:
-    hub, session = FakeHub(), FakeSession()
-    assert (
-        act_from_display(session, hub, "Ann", {"type": "clone", "player": "Ann", "from": "Void", "to": "Time"}) is None
-    )
-    assert session.state.side("Ann").clone == ("Void", "Time") and hub.shown == []
-    sentence = act_from_display(session, hub, "Ann", {"type": "clone", "player": "Ann", "from": "Light", "to": "Time"})
-    assert sentence is not None and sentence.startswith('"from" must be')
-    assert hub.shown == [("Ann", sentence)]
-
-
-def test_the_app_helper_lets_a_display_act_only_for_its_own_player() -> None:
-    hub, session = FakeHub(), FakeSession()
-    before = session.state
-    sentence = act_from_display(session, hub, "Ann", {"type": "clone", "player": "Bo", "from": "Void", "to": "Time"})
-    assert session.state == before
-    assert hub.shown == [("Ann", sentence)] and sentence == "This display is Ann's: it can only make Ann's choices."
-
-
 # -- on real pseudo-terminals, with the hub and a real session --------------------------------------------
 
 
-def settle(dispatcher: Dispatcher, condition: Callable[[], bool], timeout: float = 5.0) -> bool:
+def settle(dispatcher: QueuedDispatcher, condition: Callable[[], bool], timeout: float = 5.0) -> bool:
     """Run the UI thread's queue until `condition` holds with nothing more queued (the hub queues before drawing)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -309,7 +286,7 @@ class Seat:
     """A player at their own display. `expected()` is what the menu machine says the display must show."""
 
     def __init__(
-        self, name: str, display: PtyDisplay, hub: DisplayHub, session: Session, dispatcher: Dispatcher
+        self, name: str, display: PtyDisplay, hub: DisplayHub, session: Session, dispatcher: QueuedDispatcher
     ) -> None:
         self.name, self.display, self.session, self.dispatcher = name, display, session, dispatcher
         self.hub = hub
@@ -321,11 +298,8 @@ class Seat:
     def core(self) -> DisplayCore:
         return self.display.core
 
-    def expected(self) -> list[str]:
-        view = self.session.private_view(self.name)
-        if shows_menu(view, self.menu):
-            return self.menu.lines(view, self.core.cols, self.core.rows)
-        return render_view(view, self.core.cols, self.core.rows)[0]
+    def expected(self) -> Page:
+        return first_screen(self.session, self.name, self.core, self.menu)
 
     def note(self) -> None:
         self.allowed.add("\n".join(self.expected()))
@@ -338,16 +312,16 @@ class Seat:
         self.note()
 
     def press(self, key: str, others: list[Seat]) -> None:
-        view = self.session.private_view(self.name)
-        assert shows_menu(view, self.menu), "the test presses keys only while the menu is up"
-        self.menu, action = self.menu.press(view, key, self.core.cols, self.core.rows)
+        view = self.session.view_for(self.name)
+        menu = menu_for(view, self.menu)
+        assert menu is not None, "the test presses keys only while the menu is up"
+        self.menu, action = menu.press(view, key, self.core.cols, self.core.rows)
         self.allowed.add("\n".join(self.menu.lines(view, self.core.cols, self.core.rows)))  # drawn before the answer
         if action is not None:
-            try:
-                RULES.decide(self.session.state, action, RandomDice.seeded(1))
-            except RuleError as error:
-                self.refusals.append(str(error))
-                self.menu = self.menu.refused(str(error))
+            refusal = self.session.refusal(action)
+            if refusal is not None:
+                self.refusals.append(refusal)
+                self.menu = self.menu.refused(refusal)
         self.display.press(key)
         handled(self.hub, self.display, self.dispatcher)  # a key that changes nothing visible is done too
         self.settled()
@@ -368,32 +342,13 @@ class Seat:
         raise AssertionError(f"{self.name}'s display has no {prefix!r}: {self.core.screen()}")
 
 
-class Table:
-    def __init__(self, root: Path) -> None:
-        self.ports = root / "ports"
-        self.ports.mkdir()
-        self.displays: list[PtyDisplay] = []
-
-    def plug(self, identity: str, port: str, cols: int, rows: int) -> PtyDisplay:
-        display = PtyDisplay(DisplayCore(identity, cols, rows), link=self.ports / port).plug()
-        self.displays.append(display)
-        return display
-
-    def close(self) -> None:
-        for display in self.displays:
-            display.close()
-
-
-@pytest.fixture
-def dispatcher() -> Dispatcher:
-    return Dispatcher()
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    t = Table(tmp_path)
-    yield t
-    t.close()
+def first_screen(session: Session, player: str, core: DisplayCore, menu: SetupMenu | None = None) -> Page:
+    """What `player`'s display shows first: their setup menu while it is up, else their first page."""
+    view = session.view_for(player)
+    shown = menu_for(view, menu)
+    if shown is not None:
+        return shown.lines(view, core.cols, core.rows)
+    return pages_for(view, core.cols, core.rows, quin_display)[0]
 
 
 @pytest.fixture
@@ -403,26 +358,35 @@ def session(tmp_path: Path) -> Iterator[Session]:
 
 
 @pytest.fixture
-def hub(tmp_path: Path, table: Table, dispatcher: Dispatcher) -> Iterator[DisplayHub]:
-    with DisplayHub(tmp_path / "pairings.json", ports=[str(table.ports / "*")], call_soon=dispatcher) as started:
+def dispatcher() -> QueuedDispatcher:
+    """The UI thread: nothing handed over from a device's thread runs until the test calls `run()`."""
+    return QueuedDispatcher()
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[DisplayPorts]:
+    """A folder of ports (like /dev/serial/by-id) to plug emulated displays into; all unplugged at the end."""
+    with DisplayPorts(tmp_path) as ports:
+        yield ports
+
+
+@pytest.fixture
+def hub(tmp_path: Path, table: DisplayPorts, dispatcher: QueuedDispatcher) -> Iterator[DisplayHub]:
+    """A running hub scanning `table`'s ports, handing its work to `dispatcher`."""
+    with DisplayHub(tmp_path / "pairings.json", ports=[table.pattern], call_soon=dispatcher) as started:
         yield started
 
 
-class App:
-    """What the app does with a display's action (the lines the report gives the lead)."""
+class Watch:
+    """Who changed the game, and on which thread (the session tells its observers on the thread that changed it)."""
 
-    def __init__(self, session: Session, hub: DisplayHub) -> None:
-        self.session, self.hub = session, hub
-        self.heard: list[tuple[str, dict[str, Any], bool]] = []
+    def __init__(self, session: Session) -> None:
         self.main = threading.current_thread()
-        hub.on_action(self.from_display)
-
-    def from_display(self, player: str, action: Mapping[str, Any]) -> None:
-        self.heard.append((player, dict(action), threading.current_thread() is self.main))
-        act_from_display(self.session, self.hub, player, action)
+        self.heard: list[bool] = []  # one per change: on the UI thread?
+        session.subscribe(lambda _session: self.heard.append(threading.current_thread() is self.main))
 
 
-def handled(hub: DisplayHub, display: PtyDisplay, dispatcher: Dispatcher) -> None:
+def handled(hub: DisplayHub, display: PtyDisplay, dispatcher: QueuedDispatcher) -> None:
     """Wait until the hub has dealt with all `display` sent, and the UI thread with what that queued.
 
     The reader takes a display's frames in order, so a HELLO sent last is a
@@ -437,7 +401,13 @@ def handled(hub: DisplayHub, display: PtyDisplay, dispatcher: Dispatcher) -> Non
 
 
 def seat(
-    name: str, hub: DisplayHub, table: Table, session: Session, dispatcher: Dispatcher, cols: int, rows: int
+    name: str,
+    hub: DisplayHub,
+    table: DisplayPorts,
+    session: Session,
+    dispatcher: QueuedDispatcher,
+    cols: int,
+    rows: int,
 ) -> Seat:
     display = table.plug(f"emu-{name.lower()}", f"usb-{name.lower()}", cols, rows)
     assert display.core.wait_for(lambda core: core.pair_code is not None), display.core.text()
@@ -509,9 +479,9 @@ def identities_shown(core: DisplayCore) -> set[tuple[str, str]]:
 
 
 def test_a_whole_setup_for_both_players_by_keys_alone(
-    hub: DisplayHub, table: Table, session: Session, dispatcher: Dispatcher
+    hub: DisplayHub, table: DisplayPorts, session: Session, dispatcher: QueuedDispatcher
 ) -> None:
-    app = App(session, hub)
+    watch = Watch(session)
     hub.attach(session)
     ann = seat("Ann", hub, table, session, dispatcher, 20, 4)
     bo = seat("Bo", hub, table, session, dispatcher, 21, 8)
@@ -547,9 +517,9 @@ def test_a_whole_setup_for_both_players_by_keys_alone(
         label: (kind, "board" if place == "Board" else "zero-g") for label, (kind, place) in BO_LAYOUT.items()
     }
     # Every action came from a display, for that display's own player, through the UI thread.
-    assert len(app.heard) == len(session.moves) == 1 + 17 + 1 + 1 + 17 + 1
-    assert all(action["player"] == player and on_ui for player, action, on_ui in app.heard)
-    assert {move.action["type"] for move in session.moves} == {"clone", "assign", "setup_done"}
+    assert len(watch.heard) == len(session.moves) == 1 + 17 + 1 + 1 + 17 + 1 and all(watch.heard)
+    assert [move.action.player for move in session.moves] == ["Ann"] * 19 + ["Bo"] * 19  # type: ignore[attr-defined]
+    assert {type(move.action).type for move in session.moves} == {"clone", "assign", "setup_done"}
     # Replay gives the same game.
     assert Session.load(session.store, session.game_id).state == state
 
@@ -568,9 +538,8 @@ def test_a_whole_setup_for_both_players_by_keys_alone(
 
 
 def test_a_refused_choice_shows_its_sentence_on_that_display_only(
-    hub: DisplayHub, table: Table, session: Session, dispatcher: Dispatcher
+    hub: DisplayHub, table: DisplayPorts, session: Session, dispatcher: QueuedDispatcher
 ) -> None:
-    App(session, hub)
     hub.attach(session)
     ann = seat("Ann", hub, table, session, dispatcher, 20, 4)
     bo = seat("Bo", hub, table, session, dispatcher, 21, 8)
@@ -601,30 +570,40 @@ def test_a_refused_choice_shows_its_sentence_on_that_display_only(
 
 
 def test_a_display_cannot_act_for_the_other_player(
-    hub: DisplayHub, table: Table, session: Session, dispatcher: Dispatcher, monkeypatch: pytest.MonkeyPatch
+    hub: DisplayHub,
+    table: DisplayPorts,
+    session: Session,
+    dispatcher: QueuedDispatcher,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    app = App(session, hub)
+    watch = Watch(session)
     hub.attach(session)
     ann = seat("Ann", hub, table, session, dispatcher, 20, 4)
     bo = seat("Bo", hub, table, session, dispatcher, 21, 8)
 
-    # The app's side: an action naming Bo, said to come from Ann's display, is refused there.
-    app.from_display("Ann", {"type": "clone", "player": "Bo", "from": "Void", "to": "Time"})
-    assert session.moves == ()
-    assert ann.core.wait_for_text("This display is")
-    assert not any("This display is" in text for text in screens(bo.core))
-
-    # The hub's side: whatever the menu came up with, it delivers only actions for the display's own player.
+    # Whatever the menu came up with, the hub plays only actions for the display's own player ...
     def for_bo(self: SetupMenu, view: Mapping[str, Any], key: str, cols: int = 20, rows: int = 4) -> tuple[Any, Any]:
-        return SetupMenu(), {"type": "clone", "player": "Bo", "from": "Void", "to": "Time"}
+        return SetupMenu(), Clone("Bo", taken="Void", made="Time")
 
-    monkeypatch.setattr(quin_setup.SetupMenu, "press", for_bo)
-    heard = len(app.heard)
+    with monkeypatch.context() as patched:
+        patched.setattr(SetupMenu, "press", for_bo)
+        ann.display.press("ok")
+        handled(hub, ann.display, dispatcher)
+    assert session.moves == () and watch.heard == []
+    # ... and refuses the others on that display only.
+    assert ann.core.wait_for_text("This display is")
+    assert " ".join(ann.core.text().split()).endswith("This display is Ann's: it can only make Ann's choices.")
+    assert not any("This display is" in text for text in screens(bo.core))
+    ann.display.press("ok")
+    handled(hub, ann.display, dispatcher)
+    assert ann.core.wait_for_text("Setup 0/17"), ann.core.text()
+
+    # Nor does an action in JSON naming someone else get through.
+    monkeypatch.setattr(SetupMenu, "press", lambda *_args, **_kw: (SetupMenu(), {"type": "setup_done", "player": "Bo"}))
     for key in ("ok", "ok", "down", "ok"):
         ann.display.press(key)
     handled(hub, ann.display, dispatcher)
-    assert "Setup 0/17" in ann.core.text()
-    assert len(app.heard) == heard and session.moves == ()
+    assert session.moves == () and watch.heard == []
 
     # And a display nobody has paired sends nothing at all.
     stranger = table.plug("emu-stranger", "usb-x", 20, 4)
@@ -632,13 +611,12 @@ def test_a_display_cannot_act_for_the_other_player(
     for key in ("ok", "down", "ok"):
         stranger.press(key)
     handled(hub, stranger, dispatcher)
-    assert len(app.heard) == heard and session.moves == ()
+    assert session.moves == () and watch.heard == []
 
 
 def test_the_menu_survives_a_replug_on_another_port(
-    hub: DisplayHub, table: Table, session: Session, dispatcher: Dispatcher
+    hub: DisplayHub, table: DisplayPorts, session: Session, dispatcher: QueuedDispatcher
 ) -> None:
-    App(session, hub)
     hub.attach(session)
     ann = seat("Ann", hub, table, session, dispatcher, 20, 4)
     for key in ("ok", "ok", "ok", "ok", "down"):  # Clone chosen; label 1's list, on Artificial Light
@@ -652,16 +630,114 @@ def test_the_menu_survives_a_replug_on_another_port(
     assert ann.core.screen()[0].endswith("1 A.Light") or ann.core.screen()[0].endswith("1 Art.Light")
 
 
-def test_without_an_action_listener_the_display_keeps_its_pages(
-    hub: DisplayHub, table: Table, session: Session, dispatcher: Dispatcher
+def test_a_quin_display_shows_its_players_pieces(hub: DisplayHub, table: DisplayPorts, session: Session) -> None:
+    hub.attach(session)
+    session.act(example_setup("Ann"))
+    session.act(example_setup("Bo"))
+    display = table.plug("emu-ann", "usb-a", cols=21, rows=8)
+    assert display.core.wait_for(lambda core: core.pair_code is not None)
+    assert hub.pair(str(display.core.pair_code), "Ann")
+    pages = pages_for(session.view_for("Ann"), 21, 8, quin_display)
+    assert display.core.wait_for(lambda core: core.screen() == pages[0]), display.core.text()
+    assert pages[0][0] == f"Ann{' ' * 15}1/{len(pages)}"
+    assert " 1 Light" in "\n".join(line for page in pages for line in page)
+    for page in pages[1:]:
+        display.press("down")
+        assert display.core.wait_for(lambda core, page=page: core.screen() == page)
+    hub.detach()
+
+
+def test_the_menu_is_up_while_the_setup_is_unfinished_then_the_pages_come_back(
+    hub: DisplayHub, table: DisplayPorts, session: Session, dispatcher: QueuedDispatcher
 ) -> None:
     hub.attach(session)
     display = table.plug("emu-ann", "usb-ann", 20, 4)
     assert display.core.wait_for(lambda core: core.pair_code is not None)
     assert hub.pair(str(display.core.pair_code), "Ann")
-    first = render_view(session.private_view("Ann"), 20, 4)[0]
-    assert display.core.wait_for(lambda core: core.screen() == first), display.core.text()
-    unlisten = hub.on_action(lambda player, action: None)
     assert display.core.wait_for(lambda core: core.screen()[0] == "Ann       Setup 0/17")
-    unlisten()
-    assert display.core.wait_for(lambda core: core.screen() == first)
+    session.act(example_setup("Ann"))  # done on the table's screen instead
+    first = pages_for(session.view_for("Ann"), 20, 4, quin_display)[0]
+    assert first[1] == "Setting up"
+    assert display.core.wait_for(lambda core: core.screen() == first), display.core.text()
+    display.press("down")  # the pages turn: no menu any more
+    assert display.core.wait_for(lambda core: "2/" in core.screen()[0])
+    assert dispatcher.run() == 0
+    session.undo()
+    assert display.core.wait_for(lambda core: core.screen()[0] == "Ann       Setup 0/17")
+
+
+def test_a_displays_choice_the_rules_refuse_is_shown_there_and_changes_nothing(
+    hub: DisplayHub,
+    table: DisplayPorts,
+    session: Session,
+    dispatcher: QueuedDispatcher,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hub.attach(session)
+    ann = seat("Ann", hub, table, session, dispatcher, 21, 8)
+    ann.press("ok", [])
+    ann.choose("Void", [])
+    ann.choose("Time", [])
+    assert session.state.side("Ann").clone == ("Void", "Time")  # played, and no refusal
+    assert ann.refusals == []
+    # A Clone no menu offers (the Light), as a lying menu might send it: the rules' sentence, on Ann's display.
+    monkeypatch.setattr(SetupMenu, "press", lambda menu, *_a, **_k: (menu, Clone("Ann", taken="Light", made="Time")))
+    ann.display.press("ok")
+    handled(hub, ann.display, dispatcher)
+    sentence = session.refusal(Clone("Ann", taken="Light", made="Time"))
+    assert sentence is not None
+    first = text_pages("Ann", "Refused", sentence, 21, 8)[0]
+    assert first[0] == "Ann       Refused 1/2"
+    assert ann.core.wait_for(lambda core: core.screen() == first), ann.core.screen()
+    assert session.state.side("Ann").clone == ("Void", "Time")
+
+
+# -- the pages ---------------------------------------------------------------------------------------------
+
+QUIN_VIEW: dict[str, Any] = {
+    "game": "quin",
+    "player": "Ann",
+    "colour": "#e53935",
+    "phase": "play",
+    "turn": "Bo",
+    "pieces": [
+        {"label": "1", "identity": "Light", "where": "board", "moves": 2, "revealed": False},
+        {"label": "12", "identity": "Artificial Light", "where": "zero-g", "moves": 5, "revealed": False},
+        {"label": "7", "identity": "Peripheral", "where": "captured", "moves": 3, "revealed": True},
+    ],
+    "powers": {"memory_swaps_left": {"6": 1}, "time": "used", "totem": "ready"},
+    "artificial_light_moves": 5,
+    "last_flash": "Bo's 3 (Void) and Ann's 7 (Peripheral): both removed.",
+    "setup": None,
+}
+
+
+@pytest.mark.parametrize(("cols", "rows"), [(20, 4), (21, 8), (16, 8), (40, 12), (8, 2), (1, 1)])
+def test_pages_fit_the_screen_and_name_the_player(cols: int, rows: int) -> None:
+    pages = pages_for(QUIN_VIEW, cols, rows, quin_display)
+    assert pages == quin_display.pages(QUIN_VIEW, cols, rows)
+    for number, page in enumerate(pages, 1):
+        assert len(page) == rows and all(len(line) <= cols for line in page)
+        if rows > 1 and cols >= 8:
+            assert page[0].startswith("An")  # as much of the name as the page number leaves room for
+            if len(pages) > 1:
+                assert page[0].endswith(f"{number}/{len(pages)}")
+    text = "\n".join(line for page in pages for line in page[1:])
+    if cols >= 20:
+        assert "Bo's turn" in text and "AL moves" in text and "Memory 6 swaps" in text
+        assert "12 Art.Light" in text or "12 A.Light" in text
+        assert " 7 Periph." in text and "*" in text  # the revealed Peripheral is marked
+
+
+def test_a_broken_quin_view_falls_back_to_plain_lines() -> None:
+    broken = pages_for({"game": "quin", "player": "Bo", "pieces": 5, "powers": "x"}, 20, 4, quin_display)
+    assert broken[0][0] == "Bo"
+
+
+def test_identities_and_places_are_shortened_to_the_room_there_is() -> None:
+    assert short_kind("Artificial Light", 16) == "Artificial Light"
+    assert short_kind("Artificial Light", 9) == "Art.Light"
+    assert short_kind("Artificial Light", 2) == "AL"
+    assert piece_line({"label": "7", "identity": "Peripheral", "where": "zero-g", "revealed": True}, 20) == (
+        " 7 Periph.    * 0-G"
+    )

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import random
 import shutil
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,13 +19,10 @@ from typing import Any
 
 from companion.dice import RandomDice
 from companion.game import Options, RuleError
-from companion.games import names
 from companion.session import Session
 from companion.store import Store
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
-
-from golden_scripts import FOLDER, read
+from tests.support.clocks import TickingClock
+from tests.support.golden import FOLDER, game_of, read
 
 SEED = 2026
 DB = "games.db"
@@ -34,17 +30,6 @@ WAL = "games.db-wal"
 PAGE = 4096
 WAL_HEADER = 32
 FRAME_HEADER = 24
-
-
-class FakeClock:
-    """A clock that moves on 1.25 s at every look, so that every time stored is the same on every run."""
-
-    def __init__(self, start: float = 1_750_000_000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        self.now += 1.25
-        return self.now
 
 
 @dataclass(frozen=True)
@@ -100,15 +85,11 @@ class Flip:
         return f"{self.file}@{self.offset}^{1 << self.bit:#04x} ({self.where})"
 
 
-def _game(path_stem: str) -> str:
-    return next(name for name in sorted(names(), key=len, reverse=True) if path_stem.startswith(name + "-"))
-
-
-def play(store: Store, plan: Play, clock: FakeClock) -> Session:
+def play(store: Store, plan: Play, clock: TickingClock) -> Session:
     golden = read(FOLDER / f"{plan.script}.jsonl")
     session = Session.start(
         store,
-        _game(plan.script),
+        game_of(golden.path),
         Options.for_names(*golden.players, **golden.settings),
         dice=RandomDice.seeded(golden.seed or 1),
         clock=clock,
@@ -134,7 +115,7 @@ def play(store: Store, plan: Play, clock: FakeClock) -> Session:
 def build(folder: Path) -> Corpus:
     """Play the corpus in `folder`/play and leave the pulled-plug pair in `folder`/corpus."""
     live = folder / "play" / DB
-    clock = FakeClock()
+    clock = TickingClock()  # 1.25 s on at every look: every time stored is the same on every run
     with Store.open(live, clock=clock) as store:
         for plan in OLDER:
             play(store, plan, clock)
@@ -215,7 +196,8 @@ def damaged(corpus: Corpus, flip: Flip | None, folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     for name, data in ((DB, corpus.db), (WAL, corpus.wal)):
         if flip is not None and name == flip.file:
-            data = bytearray(data)
-            data[flip.offset] ^= 1 << flip.bit
-        (folder / name).write_bytes(bytes(data))
+            flipped = bytearray(data)
+            flipped[flip.offset] ^= 1 << flip.bit
+            data = bytes(flipped)
+        (folder / name).write_bytes(data)
     return folder / DB

@@ -12,16 +12,20 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion.dice import RandomDice
-from companion.game import Event, Options
-from companion.games.quinque import CORNERS, DEFAULT_PARACHUTES, DEFAULT_TILES, RULES, QuinqueState, Tile
+from companion.game import Action, Event, Options
+from companion.games import game
+from companion.games.quinque.board import CORNERS, Corner, Tile
+from companion.games.quinque.rules import Add, Mark, Move, QuinqueState, Skip
+from companion.games.quinque.settings import DEFAULT_PARACHUTES, DEFAULT_TILES
 
 ANN, BO = "Ann", "Bo"
 LETTERS = {"A": ANN, "B": BO}
 DICE = RandomDice.seeded(0)  # Quinque rolls nothing; the contract still hands dice over
+GAME = game("quinque")  # the engine's entry: its checks (turn, game over, who starts) come with it
 
 
 def new_game(**settings: Any) -> QuinqueState:
-    return RULES.setup(Options.for_names(ANN, BO, **settings))
+    return GAME.setup(Options.for_names(ANN, BO, **settings))
 
 
 def board(
@@ -65,38 +69,42 @@ def board(
         turn=(ANN, BO).index(turn),
         step=step,
         marked_tile=marked_id,
-        started=True,
     )
 
 
-def act(state: QuinqueState, action: Mapping[str, Any]) -> tuple[QuinqueState, list[Event]]:
-    """Decide and fold one action; returns the new state and its events."""
-    events = list(RULES.decide(state, action, DICE))
+def act(state: QuinqueState, action: Action | Mapping[str, Any]) -> tuple[QuinqueState, list[Event]]:
+    """Decide and fold one action (typed, or its JSON object); returns the new state and its events.
+
+    Play has begun once a tile lies on the table (every first action adds one).
+    """
+    if isinstance(action, Mapping):
+        action = GAME.parse_action(action, state.players)
+    events = list(GAME.decide(state, action, DICE, begun=bool(state.tiles)))
     for event in events:
-        state = RULES.evolve(state, event)
+        state = GAME.evolve(state, event)
     return state, events
 
 
-def play(state: QuinqueState, actions: Iterable[Mapping[str, Any]]) -> QuinqueState:
+def play(state: QuinqueState, actions: Iterable[Action | Mapping[str, Any]]) -> QuinqueState:
     for action in actions:
         state, _ = act(state, action)
     return state
 
 
-def mark(player: str, tile: tuple[int, int], skydiver: str) -> dict[str, Any]:
-    return {"type": "mark", "player": player, "tile": list(tile), "skydiver": skydiver}
+def mark(player: str, tile: tuple[int, int], skydiver: Corner) -> Mark:
+    return Mark(player, tile, skydiver)
 
 
-def add(player: str, tile: tuple[int, int], skydiver: str) -> dict[str, Any]:
-    return {"type": "add", "player": player, "tile": list(tile), "skydiver": skydiver}
+def add(player: str, tile: tuple[int, int], skydiver: Corner) -> Add:
+    return Add(player, tile, skydiver)
 
 
-def move(player: str, start: tuple[int, int], to: tuple[int, int]) -> dict[str, Any]:
-    return {"type": "move", "player": player, "from": list(start), "to": list(to)}
+def move(player: str, start: tuple[int, int], to: tuple[int, int]) -> Move:
+    return Move(player=player, start=start, to=to)
 
 
-def skip(player: str) -> dict[str, Any]:
-    return {"type": "skip", "player": player}
+def skip(player: str) -> Skip:
+    return Skip(player)
 
 
 def corner_of(x: int, y: int) -> tuple[tuple[int, int], str]:
