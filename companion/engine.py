@@ -55,6 +55,32 @@ Json = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
+class Variant:
+    """A setting the table may pick when it starts the game (on the home screen), with the words for each value.
+
+    The first choice is the default (what a game starts with when nobody touches the toggle).
+    """
+
+    setting: str
+    choices: tuple[tuple[Any, str], ...]
+
+    @property
+    def default(self) -> Any:
+        return self.choices[0][0]
+
+    def has(self, value: object) -> bool:
+        return any(value == known and type(value) is type(known) for known, _words in self.choices)
+
+    def words(self, value: object) -> str:
+        return next(words for known, words in self.choices if known == value)
+
+    def after(self, value: object) -> Any:
+        """The value a tap on the toggle moves to from `value` (round and round)."""
+        values = [known for known, _words in self.choices]
+        return values[(values.index(value) + 1) % len(values)]
+
+
+@dataclass(frozen=True)
 class Facts:
     """What a game declares about itself; the engine acts on them."""
 
@@ -63,6 +89,7 @@ class Facts:
     min_players: int
     max_players: int
     chooses_first: bool = False  # the table says who starts (a race, the last loser, agreement)
+    variant: Variant | None = None  # the one setting the table picks when it starts, if any
 
 
 class RulesModule(Protocol):

@@ -13,7 +13,7 @@ import importlib
 import pkgutil
 from types import ModuleType
 
-from companion.engine import Game
+from companion.engine import Facts, Game
 
 FIRST_ON_HOME = ("quintet", "quin", "quark", "quantum-link", "quinque")
 """The order the home screen lists these games in; any other game found here comes after them."""
@@ -32,6 +32,15 @@ def _packages() -> dict[str, str]:
             found[facts.name] = module.name
     ordered = [name for name in FIRST_ON_HOME if name in found] + sorted(set(found) - set(FIRST_ON_HOME))
     return {name: found[name] for name in ordered}
+
+
+def facts(name: str) -> Facts:
+    """What game `name` declares about itself (its title, seats, variant), without loading its rules."""
+    if name in _extra:
+        return _extra[name].facts
+    if name not in _packages():
+        raise LookupError(f"There is no game called {name!r}; the games are: {', '.join(names())}.")
+    return importlib.import_module(_packages()[name]).FACTS  # type: ignore[no-any-return]
 
 
 def names() -> list[str]:

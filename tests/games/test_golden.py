@@ -113,7 +113,7 @@ def check_quin(end: End) -> None:
 
 
 def check_quark(end: End) -> None:
-    from companion.games.quark import ENERGY_TOKENS, NEUTRON_TOKENS, PROTON_TOKENS
+    from companion.games.quark.state import ENERGY_TOKENS, NEUTRON_TOKENS, PROTON_TOKENS
 
     view, expect = end.view, end.golden.expect
     assert {s["player"]: s["total"] for s in view["scores"]} == expect["scores"]

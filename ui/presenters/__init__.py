@@ -8,8 +8,9 @@ never parses a sentence. Colours are asked for by meaning (a ``tone`` such as
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from companion.engine import Variant
+
+__all__ = ["Variant", "format_clock", "module_name"]
 
 
 def format_clock(seconds: float) -> str:
@@ -27,29 +28,3 @@ def module_name(game: str) -> str:
     and its presenter ``ui/presenters/<module_name>.py``.
     """
     return game.replace("-", "_")
-
-
-@dataclass(frozen=True)
-class Variant:
-    """One setting the table may pick on the home screen, with the words on its toggle for each value.
-
-    The first choice is the default (what a game starts with when nobody touches the toggle).
-    """
-
-    setting: str
-    choices: tuple[tuple[Any, str], ...]
-
-    @property
-    def default(self) -> Any:
-        return self.choices[0][0]
-
-    def has(self, value: object) -> bool:
-        return any(value == known and type(value) is type(known) for known, _words in self.choices)
-
-    def words(self, value: object) -> str:
-        return next(words for known, words in self.choices if known == value)
-
-    def after(self, value: object) -> Any:
-        """The value a tap on the toggle moves to from `value` (round and round)."""
-        values = [known for known, _words in self.choices]
-        return values[(values.index(value) + 1) % len(values)]

@@ -58,10 +58,6 @@ from companion.games.quin.rules import (
 )
 from companion.games.quin.settings import QuinSettings
 from companion.games.quin.state import BOARD, ZERO_G
-from ui.presenters import Variant
-
-HOME_VARIANT = Variant("capture_rule", (("key", "Captures: the Key"), ("arcade", "Captures: Arcade")))
-"""The capture table, chosen on the home screen (the Key's table first: the default)."""
 
 PieceKey = tuple[str, str]
 """A piece on the shared screen: its owner and label, e.g. ``("Ann", "7")``."""

@@ -23,10 +23,6 @@ from companion.game import Action, Outcome, View
 from companion.games.quinque.board import CORNERS, Corner, Pos
 from companion.games.quinque.rules import Add, Mark, Move, Skip
 from companion.games.quinque.views import how_tiles_move
-from ui.presenters import Variant
-
-HOME_VARIANT = Variant("advanced", ((False, "Moves: basic"), (True, "Moves: advanced")))
-"""How tiles move, chosen on the home screen (basic first: the default)."""
 
 CellKind = Literal["tile", "open", "space"]
 """A placed tile; a faint space where a tile may be added (with four skydivers to tap); an empty space."""

@@ -25,7 +25,6 @@ from kivy.uix.widget import Widget
 from companion.game import Action, Refusal, View
 from ui.kv import beside, load_kv
 from ui.presenters import format_clock
-from ui.screens.race import open_race
 
 if TYPE_CHECKING:
     from companion.session import Session
@@ -146,6 +145,8 @@ class GameScreen(Screen):
 
     def open_race(self) -> None:
         """The water race (or the previous loser's choice) for who goes first."""
+        from ui.screens.race import open_race  # loaded when first wanted: the home screen starts without it
+
         open_race(self)
 
     def toggle_clock(self) -> None:

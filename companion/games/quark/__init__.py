@@ -18,9 +18,5 @@ reads in `views`, the ``[games.quark]`` config table in `settings`.
 """
 
 from companion.engine import Facts
-from companion.games.quark.state import ENERGY_TOKENS, NEUTRON_TOKENS, PROTON_TOKENS
 
 FACTS = Facts(name="quark", title="Quark", min_players=2, max_players=4, chooses_first=True)
-
-# The finite supplies, which every count of the table adds up to (the golden checks ask for them here).
-__all__ = ["ENERGY_TOKENS", "FACTS", "NEUTRON_TOKENS", "PROTON_TOKENS"]

@@ -16,6 +16,14 @@ small display).
 
 from __future__ import annotations
 
-from companion.engine import Facts
+from companion.engine import Facts, Variant
 
-FACTS = Facts(name="quin", title="Quin", min_players=2, max_players=2, chooses_first=True)
+FACTS = Facts(
+    name="quin",
+    title="Quin",
+    min_players=2,
+    max_players=2,
+    chooses_first=True,
+    # The capture table is picked when the game starts; the Key's table comes first, as the default.
+    variant=Variant("capture_rule", (("key", "Captures: the Key"), ("arcade", "Captures: Arcade"))),
+)

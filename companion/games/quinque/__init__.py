@@ -11,6 +11,14 @@ The modules: `board` (the geometry of tiles, skydivers and lines), `rules`,
 `views`, `settings`. The action vocabulary is in the README section.
 """
 
-from companion.engine import Facts
+from companion.engine import Facts, Variant
 
-FACTS = Facts(name="quinque", title="Quinque", min_players=2, max_players=2, chooses_first=True)
+FACTS = Facts(
+    name="quinque",
+    title="Quinque",
+    min_players=2,
+    max_players=2,
+    chooses_first=True,
+    # How tiles move is picked when the game starts; basic comes first, as the default.
+    variant=Variant("advanced", ((False, "Moves: basic"), (True, "Moves: advanced"))),
+)
