@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 
-# Before anything imports companion.paths or kivy: never touch the real home.
-os.environ.setdefault("COMPANION_HOME", tempfile.mkdtemp(prefix="companion-test-"))
+# Before anything imports companion.paths or kivy: never touch the real home. Each test process
+# (every xdist worker too) gets a home of its own: two Kivys creating one config folder at once race.
+os.environ["COMPANION_HOME"] = tempfile.mkdtemp(prefix="companion-test-")
 os.environ.setdefault("KIVY_NO_ARGS", "1")

@@ -20,6 +20,7 @@ from kivy.uix.button import Button
 
 from hardware.display.emulator import PtyDisplay
 from ui.dispatch import clock_dispatcher
+from ui.kv import THEME_KV, load_kv
 
 KV = """
 #:set lcd_bg (0.05, 0.12, 0.06, 1)
@@ -38,7 +39,7 @@ KV = """
     Label:
         text: root.title
         font_size: '16sp'
-        color: 0.65, 0.68, 0.74, 1
+        color: theme_muted
         size_hint_y: None
         height: self.texture_size[1] + dp(6)
         text_size: self.width, None
@@ -71,7 +72,7 @@ KV = """
 <EmulatorKey>:
     font_size: '18sp'
     background_normal: ''
-    background_color: 0.24, 0.27, 0.34, 1
+    background_color: theme_button
 """
 
 _loaded = False
@@ -81,6 +82,7 @@ _KEYBOARD = {273: "up", 274: "down", 13: "ok", 8: "back", 276: "left", 275: "rig
 def _load_kv() -> None:
     global _loaded
     if not _loaded:
+        load_kv(THEME_KV)  # the colours it names
         Builder.load_string(KV, filename="display_emulator.kv")
         _loaded = True
 
