@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from companion.game import SEAT, Message, RuleError
@@ -92,13 +92,36 @@ def from_json(
     return typing.cast(M, _build(cls, data, seats, title, stored))
 
 
+def stored_reader(cls: type[M], title: str = "This game") -> Callable[[Mapping[str, Any]], M]:
+    """A quick reader of what this app itself stored for `cls` (its row checksum held), made once per class.
+
+    Replaying a long game reads thousands of these: plain fields are taken as they are, in one call; any
+    other field, or a key missing, goes the whole careful way of `from_json` (with ``stored=True``).
+    """
+    layout = _layout(cls)
+    if not layout.simple:
+        return lambda data: from_json(cls, data, title=title, stored=True)
+    spec = tuple((f.key, _ABSENT if f.required else _default(cls, f.name)) for f in layout.fields)
+    names = tuple(f.name for f in layout.fields)
+    by_name = any(f.kw_only for f in dataclasses.fields(cls))
+
+    def read(data: Mapping[str, Any]) -> M:
+        values = [data.get(key, default) for key, default in spec]
+        if _ABSENT in values:
+            return from_json(cls, data, title=title, stored=True)  # to name what is missing
+        return cls(**dict(zip(names, values, strict=True))) if by_name else cls(*values)
+
+    return read
+
+
+def _default(cls: type[Any], name: str) -> Any:
+    return next(f.default for f in dataclasses.fields(cls) if f.name == name)
+
+
 def _build(
     cls: type[Any], data: Mapping[str, Any], seats: Sequence[str] | None, title: str, stored: bool = False
 ) -> Any:
     layout = _layout(cls)
-    if stored and layout.simple:
-        # What this app wrote itself (its row checksum held): plain fields need no second look.
-        return cls(**{f.name: data[f.key] for f in layout.fields if f.key in data})
     if not stored and not layout.keys.issuperset(data):
         unknown = next(k for k in data if k not in layout.keys)
         fields = ", ".join(f'"{f.key}"' for f in layout.fields) or "none"

@@ -29,10 +29,10 @@ has begun.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from companion import codec
 from companion.dice import Dice, RandomDice
@@ -144,6 +144,10 @@ class Game:
         vocabulary = [*rules.ACTIONS, *([ChooseFirst] if facts.chooses_first else [])]
         self._actions: dict[str, type[Action]] = _by_type(facts.title, vocabulary)
         self._events: dict[str, type[Event]] = _by_type(facts.title, [*rules.EVENTS, FirstPlayerChosen])
+        # Resuming reads back every stored action and event: each class gets a quick reader, made once.
+        self._stored: dict[type[Any], Callable[[Json], Any]] = {
+            cls: codec.stored_reader(cls, facts.title) for cls in [*vocabulary, *self._events.values()]
+        }
 
     @classmethod
     def from_package(cls, package: str | ModuleType) -> Game:
@@ -276,14 +280,16 @@ class Game:
 
         `stored`: it comes from the games file, perhaps written by an earlier version (see `codec.from_json`).
         """
-        kind = data.get("type") if isinstance(data, Mapping) else None
+        kind = data.get("type") if isinstance(data, dict | Mapping) else None
+        cls = self._actions.get(kind) if isinstance(kind, str) else None
+        if cls is not None and stored:
+            return cast(Action, self._stored[cls](data))
         if not isinstance(kind, str):
             raise RuleError('Every action needs a "type", for example {"type": "pass"}.')
-        cls = self._actions.get(kind)
         if cls is None:
             words = ", ".join(f'"{k}"' for k in self._actions)
             raise RuleError(f'{self.title} has no action "{kind}"; the actions are {words}.')
-        return codec.from_json(cls, data, seats=players, title=self.title, stored=stored)
+        return codec.from_json(cls, data, seats=players, title=self.title)
 
     def event_from_json(self, data: Json) -> Event:
         """A stored event back as its class; `ValueError` if this game never made such an event."""
@@ -291,7 +297,7 @@ class Game:
         if cls is None:
             raise ValueError(f"{self.title} has no event {data.get('type')!r}.")
         try:
-            return codec.from_json(cls, data, title=self.title, stored=True)
+            return cast(Event, self._stored[cls](data))
         except RuleError as wrong:
             raise ValueError(str(wrong)) from None
 

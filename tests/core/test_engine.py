@@ -129,3 +129,21 @@ def test_every_game_has_the_one_shape(name):
         missing = [attr for attr in required if not hasattr(module, attr)]
         assert not missing, f"{module.__name__} lacks {missing}"
     assert not hasattr(__import__(f"companion.games.{name.replace('-', '_')}", fromlist=["x"]), "RULES")
+
+
+def test_the_quick_reader_of_stored_json_agrees_with_the_careful_one():
+    """Resuming reads stored rows through `codec.stored_reader`; it must give what `from_json` gives, or refuse."""
+
+    @dataclass(frozen=True, kw_only=True, slots=True)
+    class Moved(Event):
+        type = "moved"
+        start: str = codec.key("from")
+        to: str
+        note: str = codec.optional("")
+
+    read = codec.stored_reader(Moved)
+    for data in ({"type": "moved", "from": "a", "to": "b"}, {"type": "moved", "from": "a", "to": "b", "note": "n"}):
+        assert read(data) == codec.from_json(Moved, data, stored=True)
+    assert read({"type": "moved", "from": "a", "to": "b", "sentence": "An old key."}) == Moved(start="a", to="b")
+    with pytest.raises(RuleError, match='needs "to"'):
+        read({"type": "moved", "from": "a"})
