@@ -24,6 +24,7 @@ from typing import Any
 
 from bench.__main__ import line
 from bench.tally import GAME as TALLY
+from bench.tally import Roll
 from companion.dice import RandomDice
 from companion.game import Options
 from companion.session import Session
@@ -43,7 +44,7 @@ def _appends(folder: Path) -> str:
     bare.execute("PRAGMA journal_mode=WAL")
     bare.execute("PRAGMA synchronous=FULL")
     bare.execute("CREATE TABLE t (a TEXT)")
-    payload = json.dumps({"type": "add", "note": "x" * 40})
+    payload = json.dumps({"type": "roll", "player": "Ann", "note": "x" * 40})
     ours, base = [], []
     with Store.open(folder / "games.db") as store:
         session = Session.start(store, "bench-tally", Options.for_names("Ann"), dice=RandomDice.seeded(1))
@@ -53,7 +54,7 @@ def _appends(folder: Path) -> str:
             bare.execute("INSERT INTO t VALUES (?)", (payload,))
             bare.execute("COMMIT")
             t1 = time.perf_counter()
-            session.act({"type": "add", "note": "x" * 40})
+            session.act(Roll("Ann", "x" * 40))  # typed, as a screen sends it
             t2 = time.perf_counter()
             base.append(t1 - t0)
             ours.append(t2 - t1)

@@ -101,14 +101,15 @@ def stored_reader(cls: type[M], title: str = "This game") -> Callable[[Mapping[s
     layout = _layout(cls)
     if not layout.simple:
         return lambda data: from_json(cls, data, title=title, stored=True)
-    spec = tuple((f.key, _ABSENT if f.required else _default(cls, f.name)) for f in layout.fields)
+    spec = tuple((f.key, None if f.required else _default(cls, f.name)) for f in layout.fields)
+    required = frozenset(f.key for f in layout.fields if f.required)
     names = tuple(f.name for f in layout.fields)
     by_name = any(f.kw_only for f in dataclasses.fields(cls))
 
     def read(data: Mapping[str, Any]) -> M:
-        values = [data.get(key, default) for key, default in spec]
-        if _ABSENT in values:
+        if not required.issubset(data):
             return from_json(cls, data, title=title, stored=True)  # to name what is missing
+        values = [data.get(key, default) for key, default in spec]
         return cls(**dict(zip(names, values, strict=True))) if by_name else cls(*values)
 
     return read
