@@ -17,8 +17,7 @@ from ui.kv import beside, load_kv
 from ui.presenters import module_name
 from ui.screens.base import GameScreen
 
-__all__ = ["GameScreen", "load_kv", "register_screen", "screen_class", "unregister_screen"]
-# `load_kv` lives in `ui.kv`; it is exported here too for screens that still import it from here.
+__all__ = ["GameScreen", "register_screen", "screen_class", "unregister_screen"]
 
 _registered: dict[str, tuple[type[GameScreen], Path | None]] = {}
 

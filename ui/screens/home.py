@@ -18,18 +18,12 @@ from companion.game import Options, Player, Refusal, SetupError
 from ui.kv import beside, load_kv
 from ui.presenters import home as presenter
 from ui.presenters.home import GameEntry, Variant
-from ui.theme import SEAT_COLOURS, rgba
+from ui.theme import SEAT_COLOURS
 
 if TYPE_CHECKING:
     from ui.table import Table
 
 KV = beside(__file__)
-
-# Kept for the screens that import them from here; the theme is where they live.
-PALETTE = SEAT_COLOURS
-hex_to_rgba = rgba
-MAX_SEATS = presenter.MAX_SEATS
-MIN_SEATS = presenter.MIN_SEATS
 
 
 class Shell(Protocol):
