@@ -357,26 +357,6 @@ def session(tmp_path: Path) -> Iterator[Session]:
         yield Session.start(store, "quin", Options.for_names("Ann", "Bo"), dice=RandomDice.seeded(7))
 
 
-@pytest.fixture
-def dispatcher() -> QueuedDispatcher:
-    """The UI thread: nothing handed over from a device's thread runs until the test calls `run()`."""
-    return QueuedDispatcher()
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[DisplayPorts]:
-    """A folder of ports (like /dev/serial/by-id) to plug emulated displays into; all unplugged at the end."""
-    with DisplayPorts(tmp_path) as ports:
-        yield ports
-
-
-@pytest.fixture
-def hub(tmp_path: Path, table: DisplayPorts, dispatcher: QueuedDispatcher) -> Iterator[DisplayHub]:
-    """A running hub scanning `table`'s ports, handing its work to `dispatcher`."""
-    with DisplayHub(tmp_path / "pairings.json", ports=[table.pattern], call_soon=dispatcher) as started:
-        yield started
-
-
 class Watch:
     """Who changed the game, and on which thread (the session tells its observers on the thread that changed it)."""
 
