@@ -14,3 +14,10 @@ def tiny() -> Iterator[object]:
     register(GAME)
     yield GAME
     unregister(GAME.name)
+
+
+@pytest.fixture(autouse=True)
+def _no_test_game_left_behind() -> Iterator[None]:
+    """A test that registered the tiny game itself leaves no trace for the next test in this process."""
+    yield
+    unregister(GAME.name)

@@ -11,6 +11,14 @@ import pytest
 
 from bench import bench_store
 from bench.__main__ import log
+from companion.games import unregister
+
+
+@pytest.fixture(autouse=True)
+def _forget_the_bench_game():
+    """The benchmarks register their Tally game; the other tests in this process must not find it."""
+    yield
+    unregister("bench-tally")
 
 
 def test_the_replay_benchmark_runs():
