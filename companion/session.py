@@ -137,11 +137,6 @@ class Session:
     def events(self) -> list[Event]:
         return [event for move in self._moves for event in move.events]
 
-    @property
-    def rules(self) -> Game:
-        """The old name of `game`."""
-        return self.game
-
     def public_view(self) -> View:
         return self.game.public_view(self.state)
 

@@ -159,7 +159,7 @@ class CompanionApp(App):
         session.resume_clock()
         if self.table.displays is not None:
             self.table.displays.attach(session)  # each player display shows its own player's view
-        screen = screen_class(session.rules.name)(session, self.table, on_home=self.go_home)
+        screen = screen_class(session.game.name)(session, self.table, on_home=self.go_home)
         self.screens.add_widget(screen)
         self.screens.current = screen.name
         return screen

@@ -32,6 +32,3 @@ def public_event(event: Event) -> dict[str, Any]:
         shown.pop("on")
     return shown
 
-
-def turn_sentence(view: View) -> str:
-    return f"{view['turn']} has {view['running']} this turn." if view["turn"] else "The game is over."

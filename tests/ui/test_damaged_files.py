@@ -50,7 +50,7 @@ def test_the_app_starts_on_every_damaged_file_of_the_campaign(ui: Any, corpus: C
                 ui.frames(2)
                 current = app.screens.current_screen
                 if isinstance(current, GameScreen):
-                    seen["resumed " + current.session.rules.name] += 1
+                    seen["resumed " + current.session.game.name] += 1
                 elif current is app.home:
                     seen["home"] += 1
                 else:

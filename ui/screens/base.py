@@ -50,9 +50,9 @@ class GameScreen(Screen):
         load_kv(KV)
         self.table = table
         self._on_home = on_home
-        super().__init__(name=f"game:{session.rules.name}", **kwargs)
+        super().__init__(name=f"game:{session.game.name}", **kwargs)
         self.session = session
-        self.title = session.rules.title
+        self.title = session.game.title
         body = self.build_body()
         if body is not None:
             self.ids.body.add_widget(body)

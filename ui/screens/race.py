@@ -102,7 +102,7 @@ class RaceScreen(Screen):
         self.colours = {p.name: theme.rgba(p.colour) for p in session.options.players}
         self.cards: list[RacerCard] = []
         self.action_buttons: dict[str, RaceAction] = {}
-        offer = first_choice(table.store.finished(), self.players, session.rules.name)
+        offer = first_choice(table.store.finished(), self.players, session.game.name)
         if offer.chooser is not None:
             self.show_loser_choice(offer.chooser, offer.sentence)
         else:
