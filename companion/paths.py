@@ -47,6 +47,11 @@ def emulated_displays_dir() -> Path:
     return data_dir() / "emulated-displays"
 
 
+def emulated_display_keys_dir() -> Path:
+    """Where emulated displays keep the pairing keys they were given (a real display keeps its own in flash)."""
+    return data_dir() / "emulated-display-keys"
+
+
 def pairings_path() -> Path:
     """Which player display (by its device identity) belongs to which player."""
     return data_dir() / "displays.json"

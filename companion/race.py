@@ -21,6 +21,7 @@ passed in, and recorded in `Race.delays`.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -36,6 +37,8 @@ _EPSILON_MS = 1e-6  # float noise when a gap equals the tie window exactly
 
 HOW = ("race", "loser", "table")
 """How a first player may be chosen (the ``how`` of a ``choose_first`` action)."""
+
+log = logging.getLogger(__name__)
 
 
 class RaceError(ValueError):
@@ -277,6 +280,7 @@ class Race:
             winner = remaining[0]
             sentence = f"{racer} started too early twice and loses the race: {winner} wins."
             result = Result(winner, tuple((r, None) for r in self.racers), "false starts", sentence)
+            _log_result(self.racers, result)
             return replace(base, phase=Phase.DONE, out=out, result=result, news=News.RESULT)
         return replace(base, out=out, news=News.OUT)
 
@@ -316,7 +320,14 @@ class Race:
             behind = ", ".join(others + [f"{r} did not press" for r in missing])
             sentence = f"{winner} finished first, {mine} after GO" + (f" (then {behind})." if behind else ".")
             result = Result(winner, times, how, sentence)
+        _log_result(self.racers, result)
         return replace(self, phase=Phase.DONE, result=result, news=News.RESULT, news_about=None)
+
+
+def _log_result(racers: Sequence[str], result: Result) -> None:
+    # The only line a race leaves in the app's log; a press stamped earlier but reported later may decide
+    # the race again, and then the corrected result follows.
+    log.info("race between %s decided (%s): %s", _join(racers), result.how, result.sentence)
 
 
 def format_ms(ms: float) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import sqlite3
 import time
@@ -46,6 +47,11 @@ from companion.store.rows import (
 BACKUP_EVERY = 10 * 60.0
 BACKUPS_KEPT = 5
 
+log = logging.getLogger(__name__)
+# The sentences below are printed by the commands themselves (`companion play`, `history`): where nobody
+# configured logging, Python must not print them a second time (its last-resort handler would).
+log.addHandler(logging.NullHandler())
+
 
 class NotSaved(Refusal):
     """A write the card would not take (full, read-only, locked, I/O error): nothing changed, nothing is damaged."""
@@ -77,6 +83,13 @@ class Store:
         self._saving = saving
         self._clock = clock
         self._last_backup = clock()
+        for sentence in (notice, problem):
+            if sentence:
+                log.warning("games file %s: %s", self._where, sentence)
+
+    @property
+    def _where(self) -> str:
+        return str(self.path) if self.path is not None else "(in memory)"
 
     # -- opening -------------------------------------------------------------------------------------------
 
@@ -176,13 +189,15 @@ class Store:
                 with contextlib.suppress(sqlite3.Error):
                     self._db.execute("ROLLBACK")
             if isinstance(error, sqlite3.IntegrityError):
+                log.warning("games file %s: changed by another program; a move was not saved", self._where)
                 raise NotSaved(
                     "The games file was changed by another program: this move was not saved. Restart the companion."
                 ) from error
-            self.problem = weather_sentence(error, self.path, opening=False)
+            self._not_saving(weather_sentence(error, self.path, opening=False))
             raise NotSaved(self.problem) from error
         if self._saving and self.problem is not None:
             self.problem = None
+            log.info("games file %s: moves are saved again", self._where)
         self._keep_wal_in_place()
 
     def _keep_wal_in_place(self) -> None:
@@ -215,13 +230,20 @@ class Store:
         except sqlite3.Error as error:
             connection.close()
             lock.release()
-            self.problem = weather_sentence(error, self.path, opening=False)
+            self._not_saving(weather_sentence(error, self.path, opening=False))
             return
         with contextlib.suppress(sqlite3.Error):
             self._db.close()
         self._db, self._lock, self._saving = connection, lock, True
         self.problem = None
         self.notice = notice or "The games file can be written again: everything played meanwhile is saved now."
+        log.info("games file %s: %s", self._where, self.notice)
+
+    def _not_saving(self, sentence: str) -> None:
+        """Moves are not being saved, for the reason `sentence` gives (logged once per reason, not per move)."""
+        if sentence != self.problem:
+            log.warning("games file %s: %s", self._where, sentence)
+        self.problem = sentence
 
     def new_game(self, game: str, options: dict[str, Any], now: float) -> int:
         with self._transaction() as db:
@@ -472,8 +494,12 @@ class Store:
         """A row failed its checks while reading: salvage the file now, keep the damaged one aside, say so."""
         from companion.store.salvage import salvage_file, salvage_into_memory
 
+        # The exception's own words are left out of the log: a row that fails its checks may hold a game's secrets.
+        log.warning("games file %s: a saved record failed its checks (%s); repairing", self._where,
+                    type(damage).__name__)
         if self.path is None:
             self.notice = "A saved record in memory was unreadable and was left out."
+            log.warning("games file %s: %s", self._where, self.notice)
             return
         with contextlib.suppress(sqlite3.Error):
             self._db.close()
@@ -482,3 +508,4 @@ class Store:
         else:
             self._db, survey = salvage_into_memory(self.path)
             self.notice = survey.sentence(self.path, kept_aside=None)
+        log.warning("games file %s: %s", self._where, self.notice)

@@ -31,11 +31,27 @@ from companion import paths
 from hardware.display import protocol
 
 DEFAULT_KEYS = ("up", "down", "ok", "back")
-DEVICE_ACCEPTS = frozenset({protocol.ASK, protocol.SCREEN, protocol.REGION, protocol.PAIR_CODE, protocol.PING})
+DEVICE_ACCEPTS = frozenset(
+    {
+        protocol.ASK,
+        protocol.SCREEN,
+        protocol.REGION,
+        protocol.PAIR_CODE,
+        protocol.PING,
+        protocol.CHALLENGE,
+        protocol.BIND,
+    }
+)
 
 
 class DisplayCore:
-    """The display's logic: screen buffer, regions, pairing code, keys. Thread-safe."""
+    """The display's logic: screen buffer, regions, pairing code, keys, its pairing key. Thread-safe.
+
+    Like the firmware, it keeps the key a BIND gives it (in `key_file`, if
+    given: its "flash", which survives unplugging) and answers each CHALLENGE
+    with its PROOF; a core made with another identity's name but without its
+    key is what an impostor looks like to the host.
+    """
 
     def __init__(
         self,
@@ -45,8 +61,14 @@ class DisplayCore:
         keys: Sequence[str] = DEFAULT_KEYS,
         *,
         version: int = protocol.VERSION,
+        key: bytes | None = None,
+        key_file: str | os.PathLike[str] | None = None,
     ) -> None:
         self.identity = identity
+        self.key_file = Path(key_file) if key_file is not None else None
+        if key is None and self.key_file is not None and self.key_file.exists():
+            key = self.key_file.read_bytes()
+        self.key = key
         self.cols = cols
         self.rows = rows
         self.keys = tuple(keys)
@@ -138,6 +160,16 @@ class DisplayCore:
             self._changed.notify_all()
         return replies
 
+    @staticmethod
+    def _keep_key(path: Path, key: bytes) -> None:
+        # As the firmware does in flash: a new file renamed over the old, never half a key.
+        path.parent.mkdir(parents=True, exist_ok=True)
+        new = path.with_name(path.name + ".new")
+        fd = os.open(new, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            out.write(key)
+        os.replace(new, path)
+
     def _count(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
 
@@ -146,6 +178,15 @@ class DisplayCore:
             return self.hello_frame()
         if kind == protocol.PING:
             return protocol.encode_frame(protocol.PONG, payload[:8], version=self.version)
+        if kind == protocol.CHALLENGE:
+            proof = protocol.prove(self.key, payload) if self.key is not None else b""
+            return protocol.encode_frame(protocol.PROOF, proof, version=self.version)
+        if kind == protocol.BIND:
+            if len(payload) != protocol.KEY_SIZE:
+                raise protocol.FrameError(protocol.MALFORMED, "a key of the wrong size")
+            self.key = bytes(payload)
+            if self.key_file is not None:
+                self._keep_key(self.key_file, self.key)
         if kind == protocol.SCREEN:
             lines = protocol.unpack_screen(payload)
             self.lines = ([line[: self.cols] for line in lines] + [""] * self.rows)[: self.rows]
@@ -319,7 +360,7 @@ def main(argv: Sequence[str] | None = None, *, window: Callable[[PtyDisplay], in
     cols, rows = args.size
     identity = args.identity or f"emu-{uuid.uuid4().hex[:8]}"
     keys = [k.strip() for k in args.keys.split(",") if k.strip()]
-    core = DisplayCore(identity, cols, rows, keys)
+    core = DisplayCore(identity, cols, rows, keys, key_file=paths.emulated_display_keys_dir() / f"{identity}.key")
     link = args.link or paths.emulated_displays_dir() / identity
     Path(link).parent.mkdir(parents=True, exist_ok=True)
     with PtyDisplay(core, link=link) as display:

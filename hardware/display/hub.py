@@ -28,12 +28,15 @@ changed only there.
 from __future__ import annotations
 
 import contextlib
+import hmac
 import json
 import logging
 import os
 import random
+import secrets
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -47,6 +50,10 @@ from hardware.display import protocol
 from hardware.display.link import BAUDRATE, DisplayLink, Hello, PortScanner
 
 log = logging.getLogger(__name__)
+
+HELLO_LOG_EVERY = 2.0  # seconds: repeated HELLOs from one display make one log line per this long
+CHALLENGE_AGAIN_AFTER = 0.5  # seconds: a display that says HELLO again without answering is challenged anew
+NOTIFY_PER_SECOND = 4  # the shared screen hears of display changes at most this often (a flood is one call a second)
 
 
 class TableGame(Protocol):
@@ -93,14 +100,34 @@ class DisplayStatus:
     identity: str | None = None
     port: str | None = None
     code: str | None = None  # the pairing code an unpaired display shows
+    claims: str | None = None  # the player whose display it said it was, without proving it
+
+    @property
+    def sentence(self) -> str | None:
+        """What the shared screen says of a display that claimed a player's identity it could not prove."""
+        if self.claims is None:
+            return None
+        return f"A display claims to be {self.claims}'s but could not prove it"
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One paired display: its player, and the key it proved it holds (None: paired before keys, pair again)."""
+
+    player: str
+    key: bytes | None
 
 
 class Pairings:
-    """Device identity → player name, kept in a JSON file whose path is given."""
+    """Device identity → player and pairing key, kept in a JSON file (0600) whose path is given.
+
+    Version 1 files (identity → player, no keys) are read as pairings without
+    a key: such a display cannot prove itself and must be paired again.
+    """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        self._players: dict[str, str] = {}
+        self._pairings: dict[str, Pairing] = {}
         self._load()
 
     def _load(self) -> None:
@@ -109,39 +136,49 @@ class Pairings:
             displays = data["displays"]
             if not isinstance(displays, dict):
                 raise TypeError("displays is not an object")
-            self._players = {str(k): str(v) for k, v in displays.items()}
+            self._pairings = {str(identity): _pairing(entry) for identity, entry in displays.items()}
         except FileNotFoundError:
-            self._players = {}
+            self._pairings = {}
         except (OSError, ValueError, KeyError, TypeError) as error:
             log.warning("display pairings in %s cannot be read (%s); starting with none", self.path, error)
-            self._players = {}
+            self._pairings = {}
+
+    def get(self, identity: str) -> Pairing | None:
+        return self._pairings.get(identity)
 
     def player_of(self, identity: str) -> str | None:
-        return self._players.get(identity)
+        pairing = self._pairings.get(identity)
+        return pairing.player if pairing else None
 
     def identity_of(self, player: str) -> str | None:
-        return next((i for i, p in self._players.items() if p == player), None)
+        return next((i for i, p in self._pairings.items() if p.player == player), None)
 
-    def bind(self, identity: str, player: str) -> list[str]:
-        """Pair `identity` with `player` (a player has one display); returns the identities unbound."""
-        dropped = [i for i, p in self._players.items() if p == player and i != identity]
+    def bind(self, identity: str, player: str, key: bytes | None) -> list[str]:
+        """Pair `identity` with `player` under `key` (a player has one display); returns the identities unbound."""
+        dropped = [i for i, p in self._pairings.items() if p.player == player and i != identity]
         for old in dropped:
-            del self._players[old]
-        self._players[identity] = player
+            del self._pairings[old]
+        self._pairings[identity] = Pairing(player, key)
         self._save()
         return dropped
 
     def unbind(self, identity: str) -> None:
-        if self._players.pop(identity, None) is not None:
+        if self._pairings.pop(identity, None) is not None:
             self._save()
 
     def as_dict(self) -> dict[str, str]:
-        return dict(self._players)
+        """Identity → player (no keys)."""
+        return {identity: pairing.player for identity, pairing in self._pairings.items()}
 
     def _save(self) -> None:
         # Write a new file and rename it over the old one: a pulled plug leaves one or the other.
+        # mkstemp makes it 0600: the keys are for this user's eyes only.
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        data = json.dumps({"version": 1, "displays": self._players}, indent=2, sort_keys=True)
+        displays = {
+            identity: {"player": p.player, **({"key": p.key.hex()} if p.key is not None else {})}
+            for identity, p in self._pairings.items()
+        }
+        data = json.dumps({"version": 2, "displays": displays}, indent=2, sort_keys=True)
         fd, tmp = tempfile.mkstemp(prefix=".pairings-", dir=self.path.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as out:
@@ -155,6 +192,17 @@ class Pairings:
             raise
 
 
+def _pairing(entry: object) -> Pairing:
+    if isinstance(entry, str):  # version 1: a player's name, no key
+        return Pairing(entry, None)
+    if not isinstance(entry, dict) or not isinstance(entry.get("player"), str):
+        raise TypeError("a pairing is not an object with a player")
+    key = entry.get("key")
+    if key is not None and not (isinstance(key, str) and len(key) == 2 * protocol.KEY_SIZE):
+        raise ValueError(f"the key of {entry['player']}'s display is not {protocol.KEY_SIZE} bytes in hex")
+    return Pairing(entry["player"], bytes.fromhex(key) if key is not None else None)
+
+
 @dataclass(eq=False)
 class _Display:
     link: DisplayLink
@@ -165,6 +213,12 @@ class _Display:
     pages: int = 1
     shown_for: str | None = None  # the player whose view it shows, if any
     in_menu: bool = False  # it shows its player's menu: the menu keys go to the menu
+    proven_key: bytes | None = None  # the pairing key it proved it holds on this connection
+    nonce: bytes | None = None  # the challenge it has not answered yet
+    challenged_at: float = 0.0
+    claims: str | None = None  # the player whose display it said it was, without proving it
+    hellos_unlogged: int = 0  # HELLOs since the last one logged (a flood is one log line per burst)
+    hello_logged_at: float = 0.0
 
 
 class DisplayHub:
@@ -188,10 +242,20 @@ class DisplayHub:
         self._session: TableSession | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._listeners: list[Callable[[], None]] = []
+        self._notify_lock = threading.Lock()
+        self._notify_pending = False
+        self._notify_window = -1.0
+        self._notify_count = 0
         self._key_listeners: list[Callable[[str, str], None]] = []
         self._menus: dict[str, Menu] = {}  # each player's place in their game's menu
         self.scanner = PortScanner(
-            ports, on_hello=self._hello, on_key=self._key, on_lost=self._lost, interval=scan_interval, baudrate=baudrate
+            ports,
+            on_hello=self._hello,
+            on_key=self._key,
+            on_proof=self._proof,
+            on_lost=self._lost,
+            interval=scan_interval,
+            baudrate=baudrate,
         )
 
     # -- life ----------------------------------------------------------------------
@@ -259,10 +323,15 @@ class DisplayHub:
             target = next((d for d in self._displays.values() if d.code == code), None)
             if target is None:
                 return False
-            dropped = self.pairings.bind(target.hello.identity, player)
+            # A new random key for this pairing: from now on the display must prove it holds it.
+            key = secrets.token_bytes(protocol.KEY_SIZE)
+            dropped = self.pairings.bind(target.hello.identity, player, key)
             log.info("display %s paired with %s", target.hello.identity, player)
             target.code = None
+            target.claims = None
             target.page = 0
+            target.link.send(protocol.encode_frame(protocol.BIND, key))
+            self._challenge(target)
             for display in self._displays.values():
                 if display is target or display.hello.identity in dropped:
                     self._refresh(display)
@@ -286,7 +355,7 @@ class DisplayHub:
     def status(self) -> list[DisplayStatus]:
         """Each player's display (connected, unplugged or unpaired), then unpaired displays."""
         with self._lock:
-            live = {d.hello.identity: d for d in self._displays.values() if d.link.is_open}
+            live = {d.hello.identity: d for d in self._displays.values() if d.link.is_open and self._proven(d)}
             players = _names(self._session) or tuple(sorted(set(self.pairings.as_dict().values())))
             out = []
             for player in players:
@@ -300,7 +369,8 @@ class DisplayHub:
             for display in self._displays.values():
                 if display.code is not None:
                     hello, port = display.hello, display.link.port
-                    out.append(DisplayStatus(None, DisplayState.UNPAIRED, hello.identity, port, display.code))
+                    unpaired = DisplayState.UNPAIRED
+                    out.append(DisplayStatus(None, unpaired, hello.identity, port, display.code, display.claims))
             return out
 
     def displays(self) -> list[tuple[DisplayLink, str | None]]:
@@ -322,21 +392,102 @@ class DisplayHub:
         return lambda: self._key_listeners.remove(listener) if listener in self._key_listeners else None
 
     def _notify(self) -> None:
+        """Tell the listeners through the dispatcher: at once, or (beyond a few a second) once at the second's end."""
+        now = time.monotonic()
+        with self._notify_lock:
+            if self._notify_pending:
+                return  # a call is on its way already: it will read the newest status
+            if now - self._notify_window >= 1.0:
+                self._notify_window, self._notify_count = now, 0
+            self._notify_pending = True
+            self._notify_count += 1
+            delay = 0.0 if self._notify_count <= NOTIFY_PER_SECOND else self._notify_window + 1.0 - now
+        if delay <= 0:
+            self._call_soon(self._tell_listeners)
+        else:
+            timer = threading.Timer(delay, self._call_soon, (self._tell_listeners,))
+            timer.daemon = True
+            timer.start()
+
+    def _tell_listeners(self) -> None:
+        with self._notify_lock:
+            self._notify_pending = False
         for listener in list(self._listeners):
-            self._call_soon(listener)
+            try:
+                listener()
+            except Exception:
+                log.exception("a display status listener failed")
 
     # -- from the links (reader and scanner threads) -------------------------------------
 
     def _hello(self, link: DisplayLink, hello: Hello) -> None:
+        now = time.monotonic()
         with self._lock:
             display = self._displays.get(id(link))
-            if display is None or display.hello != hello:
-                display = _Display(link, hello)
+            fresh = display is None or display.hello != hello
+            if display is None or fresh:
+                display = _Display(link, hello, hello_logged_at=now)
                 self._displays[id(link)] = display
-            display.last_frame = None  # it may have restarted: draw again
-            self._refresh(display)
+                self._challenge(display)
+                self._refresh(display)
+            else:
+                # The same device again: it may have restarted, even in the middle of a frame, so it gets the
+                # whole current screen; a flood of HELLOs costs a resend each, one log line a burst, no UI work.
+                if display.nonce is not None and now - display.challenged_at >= CHALLENGE_AGAIN_AFTER:
+                    self._challenge(display)  # it may have restarted before answering
+                if display.last_frame is not None:
+                    display.link.show(display.last_frame)
+                display.hellos_unlogged += 1
+                if now - display.hello_logged_at < HELLO_LOG_EVERY:
+                    return
+                repeats, display.hellos_unlogged, display.hello_logged_at = display.hellos_unlogged, 0, now
+                log.info("display %s on %s said HELLO again (%d times since last noted)", hello.identity, link.port,
+                         repeats)
+                return
         log.info("display %s (%dx%d) on %s", hello.identity, hello.cols, hello.rows, link.port)
         self._notify()
+
+    def _challenge(self, display: _Display) -> None:
+        """Ask a display that says it is a paired one to prove it holds the pairing's key. Lock held."""
+        display.proven_key = None
+        pairing = self.pairings.get(display.hello.identity)
+        if pairing is None:
+            return  # nobody's: it gets a pairing code
+        if pairing.key is None:
+            display.claims = pairing.player  # paired before keys existed: it cannot prove anything
+            return
+        display.nonce = secrets.token_bytes(protocol.NONCE_SIZE)
+        display.challenged_at = time.monotonic()
+        display.link.send(protocol.encode_frame(protocol.CHALLENGE, display.nonce))
+
+    def _proof(self, link: DisplayLink, answer: bytes) -> None:
+        with self._lock:
+            display = self._displays.get(id(link))
+            if display is None or display.nonce is None:
+                return  # not asked, or asked again since: only the answer to the latest challenge counts
+            nonce, display.nonce = display.nonce, None
+            identity = display.hello.identity
+            pairing = self.pairings.get(identity)
+            if pairing is None:
+                return  # unpaired while the answer was on its way
+            if pairing.key is not None and hmac.compare_digest(answer, protocol.prove(pairing.key, nonce)):
+                display.proven_key = pairing.key
+                display.claims = None
+                log.info("display %s on %s proved it is %s's", identity, link.port, pairing.player)
+            else:
+                display.claims = pairing.player
+                log.warning("display %s on %s claims to be %s's but could not prove it", identity, link.port,
+                            pairing.player)
+            self._refresh(display)
+        self._notify()
+
+    def _proven(self, display: _Display) -> bool:
+        """True if `display` proved it holds the key of its identity's pairing as it is now."""
+        pairing = self.pairings.get(display.hello.identity)
+        key = display.proven_key
+        return key is not None and pairing is not None and pairing.key is not None and hmac.compare_digest(
+            key, pairing.key
+        )
 
     def _key(self, link: DisplayLink, key: str) -> None:
         with self._lock:
@@ -431,8 +582,12 @@ class DisplayHub:
     def _frame_for(self, display: _Display) -> bytes:
         hello = display.hello
         display.in_menu = False
-        player = self.pairings.player_of(hello.identity)
+        player = self.pairings.player_of(hello.identity) if self._proven(display) else None
         session = self._session
+        if player is None and display.nonce is not None:
+            # It says it is a paired display and has not answered yet: nothing private, no code either.
+            display.shown_for = None
+            return protocol.encode_frame(protocol.SCREEN, protocol.pack_screen(checking(hello.cols, hello.rows)))
         if player is not None and (session is None or player in _names(session)):
             display.code = None
             if session is None:
@@ -470,6 +625,11 @@ class DisplayHub:
             code = "".join(str(self._rng.randint(1, 9)) for _ in range(3))
             if code not in taken:
                 return code
+
+
+def checking(cols: int, rows: int) -> Page:
+    """What a display that says it is a paired one shows until it has proved it."""
+    return neutral(cols, rows, "Display", "Checking it is paired...")
 
 
 def _names(session: TableSession | None) -> tuple[str, ...]:

@@ -31,7 +31,10 @@ from hardware.display import protocol
 log = logging.getLogger(__name__)
 
 BAUDRATE = 115200
-HOST_ACCEPTS = frozenset({protocol.HELLO, protocol.KEY, protocol.PONG})
+HOST_ACCEPTS = frozenset({protocol.HELLO, protocol.KEY, protocol.PONG, protocol.PROOF})
+# What a display of an older protocol version is told, on its own screen, in its own version.
+UPDATE_FIRMWARE = f"Please update this display's firmware: the companion speaks version {protocol.VERSION}."
+OUTDATED_TELL_EVERY = 5.0  # seconds: a display repeating an old HELLO is told again at most this often
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,7 @@ class LinkStats:
 
 HelloHandler = Callable[["DisplayLink", Hello], None]
 KeyHandler = Callable[["DisplayLink", str], None]
+ProofHandler = Callable[["DisplayLink", bytes], None]
 LostHandler = Callable[["DisplayLink", BaseException | None], None]
 
 
@@ -120,6 +124,8 @@ class FrameProtocol(serial.threaded.Protocol):
             count = getattr(stats, error.kind) + 1
             setattr(stats, error.kind, count)
             self._note(error.kind, count, str(error))
+            if error.kind == protocol.WRONG_VERSION:
+                self.link._other_version(error)
             return
         stats.frames += 1
         try:
@@ -163,6 +169,7 @@ class DisplayLink:
         *,
         on_hello: HelloHandler = _ignore,
         on_key: KeyHandler = _ignore,
+        on_proof: ProofHandler = _ignore,
         on_lost: LostHandler = _ignore,
     ) -> None:
         self.port = port
@@ -173,7 +180,10 @@ class DisplayLink:
         self._serial = serial_instance
         self._on_hello = on_hello
         self._on_key = on_key
+        self._on_proof = on_proof
         self._on_lost = on_lost
+        self.outdated: int | None = None  # the older protocol version this device spoke, if it did
+        self._told_outdated_at = -OUTDATED_TELL_EVERY
         self._lock = threading.Condition()
         self._screen: bytes | None = None  # the newest screen frame not yet written
         self._queue: deque[bytes] = deque(maxlen=32)
@@ -197,11 +207,12 @@ class DisplayLink:
         write_timeout: float = 1.0,
         on_hello: HelloHandler = _ignore,
         on_key: KeyHandler = _ignore,
+        on_proof: ProofHandler = _ignore,
         on_lost: LostHandler = _ignore,
     ) -> DisplayLink:
         """Open `port` (a path or a pyserial URL) and start reading. Raises `serial.SerialException`."""
         instance = serial.serial_for_url(port, baudrate=baudrate, timeout=None, write_timeout=write_timeout)
-        link = cls(port, instance, on_hello=on_hello, on_key=on_key, on_lost=on_lost)
+        link = cls(port, instance, on_hello=on_hello, on_key=on_key, on_proof=on_proof, on_lost=on_lost)
         link.send(b"\x00")  # ends whatever half frame the device was holding
         link.ask()
         return link
@@ -289,6 +300,25 @@ class DisplayLink:
             self._on_hello(self, self.hello)
         elif kind == protocol.KEY:
             self._on_key(self, protocol.unpack_text(payload))
+        elif kind == protocol.PROOF:
+            self._on_proof(self, bytes(payload))
+
+    def _other_version(self, error: protocol.FrameError) -> None:
+        """A well-formed frame of another protocol version: an older display's HELLO is told to update."""
+        if error.type != protocol.HELLO or error.version is None or error.version > protocol.VERSION:
+            return
+        self.outdated = error.version
+        now = time.monotonic()
+        if now - self._told_outdated_at < OUTDATED_TELL_EVERY:
+            return
+        self._told_outdated_at = now
+        try:
+            _identity, cols, rows, _keys = protocol.unpack_hello(error.payload)  # the same layout in version 1
+        except protocol.FrameError:
+            cols, rows = 16, 4
+        lines = _fit_words(UPDATE_FIRMWARE, cols, rows)
+        log.warning("display on %s speaks protocol version %d: told to update its firmware", self.port, error.version)
+        self.send(protocol.encode_frame(protocol.SCREEN, protocol.pack_update(lines), version=error.version))
 
     def _lost(self, error: BaseException | None) -> None:
         if self._close_in_reader or (error is not None and not self._closed):
@@ -347,6 +377,19 @@ class DisplayLink:
         return f"DisplayLink({self.port!r}, identity={self.identity!r}, open={self.is_open})"
 
 
+def _fit_words(text: str, cols: int, rows: int) -> list[str]:
+    """`text` flowed into `rows` lines of `cols`, never cutting a word (one too long for a line is left out)."""
+    lines: list[str] = []
+    for word in text.split():
+        if len(word) > cols:
+            continue
+        if lines and len(lines[-1]) + 1 + len(word) <= cols:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines[:rows]
+
+
 def expand(patterns: Iterable[str]) -> list[str]:
     """The ports the patterns name now: URLs as they are, paths and globs as found on disk."""
     found: list[str] = []
@@ -372,6 +415,7 @@ class PortScanner:
         *,
         on_hello: HelloHandler = _ignore,
         on_key: KeyHandler = _ignore,
+        on_proof: ProofHandler = _ignore,
         on_lost: LostHandler = _ignore,
         interval: float = 0.2,
         ask_every: float = 1.0,
@@ -384,6 +428,7 @@ class PortScanner:
         self.ask_every = ask_every
         self._on_hello = on_hello
         self._on_key = on_key
+        self._on_proof = on_proof
         self._on_lost = on_lost
         self._opener = opener
         self._links: dict[str, DisplayLink] = {}
@@ -430,7 +475,12 @@ class PortScanner:
                 break
             try:
                 link = self._opener(
-                    port, baudrate=self.baudrate, on_hello=self._on_hello, on_key=self._on_key, on_lost=self._lost
+                    port,
+                    baudrate=self.baudrate,
+                    on_hello=self._on_hello,
+                    on_key=self._on_key,
+                    on_proof=self._on_proof,
+                    on_lost=self._lost,
                 )
             except Exception as error:
                 if key not in self._failing:

@@ -12,9 +12,16 @@ appears as the delimiter. The body is::
 The CRC is CRC-16/CCITT-FALSE (polynomial 0x1021, start 0xFFFF; the same as
 CPython's ``binascii.crc_hqx(data, 0xFFFF)``) over version, type and payload.
 Every drawing message is idempotent: sending it twice shows the same thing.
+
+Version 2 added the handshake: a display keeps a random key it was given at
+pairing (BIND), and proves it holds it by answering each CHALLENGE with
+PROOF = HMAC-SHA256(key, nonce). Version 1 displays are told to update.
 """
 
-VERSION = 1
+VERSION = 2
+OLDEST_TOLD_TO_UPDATE = 1  # a HELLO of this version or newer (and older than ours) gets an "update" screen
+KEY_SIZE = 32
+NONCE_SIZE = 16
 MAX_PAYLOAD = 1024
 # A COBS body grows by one byte per 254 and the delimiter adds one: this is the
 # longest run of non-zero bytes a reader ever has to keep.
@@ -24,22 +31,28 @@ MAX_ENCODED = MAX_PAYLOAD + 4 + (MAX_PAYLOAD + 4) // 254 + 2
 HELLO = 0x01  # cols u8, rows u8, identity (u8 length + UTF-8), key count u8, keys (u8 length + UTF-8 each)
 KEY = 0x02  # the key's name, UTF-8
 PONG = 0x03  # the PING's token, echoed
+PROOF = 0x04  # HMAC-SHA256(key, nonce) of the last CHALLENGE (32 bytes), or empty: "I hold no key"
 # host -> device
 ASK = 0x10  # empty: "say HELLO again"
 SCREEN = 0x11  # the whole screen: UTF-8 rows joined by "\n"; clears every region
 REGION = 0x12  # key (u8 length + UTF-8), row u8, col u8, width u8, UTF-8 text
 PAIR_CODE = 0x13  # ASCII digits to show for pairing, e.g. "471"
 PING = 0x14  # a token of up to 8 bytes, answered by PONG
+CHALLENGE = 0x15  # a fresh nonce (NONCE_SIZE bytes), answered by PROOF
+BIND = 0x16  # a new key (KEY_SIZE bytes) to keep in flash, replacing any other; a CHALLENGE follows
 
 NAMES = {
     HELLO: "HELLO",
     KEY: "KEY",
     PONG: "PONG",
+    PROOF: "PROOF",
     ASK: "ASK",
     SCREEN: "SCREEN",
     REGION: "REGION",
     PAIR_CODE: "PAIR_CODE",
     PING: "PING",
+    CHALLENGE: "CHALLENGE",
+    BIND: "BIND",
 }
 
 # What a rejected frame was, for the counters.
@@ -52,11 +65,18 @@ MALFORMED = "malformed"  # a known type whose payload does not parse
 
 
 class FrameError(Exception):
-    """A frame that was refused; `kind` says why (one of the constants above)."""
+    """A frame that was refused; `kind` says why (one of the constants above).
 
-    def __init__(self, kind, detail=""):
+    For WRONG_VERSION, `version`, `type` and `payload` say what the frame was,
+    so that a side can answer an older peer in its own version.
+    """
+
+    def __init__(self, kind, detail="", version=None, type=None, payload=b""):
         super().__init__(kind + (": " + detail if detail else ""))
         self.kind = kind
+        self.version = version
+        self.type = type
+        self.payload = payload
 
 
 def _crc_table():
@@ -146,7 +166,8 @@ def decode_frame(frame, known=None):
     if crc16(body[:-2]) != crc:
         raise FrameError(BAD_CRC)
     if body[0] != VERSION:
-        raise FrameError(WRONG_VERSION, f"version {body[0]}, this side speaks {VERSION}")
+        detail = f"version {body[0]}, this side speaks {VERSION}"
+        raise FrameError(WRONG_VERSION, detail, body[0], body[1], bytes(body[2:-2]))
     kind = body[1]
     if (known is None and kind not in NAMES) or (known is not None and kind not in known):
         raise FrameError(UNKNOWN, f"type 0x{kind:02x}")
@@ -279,3 +300,33 @@ def pack_text(text):
 
 def unpack_text(payload):
     return _text(payload)
+
+
+def pack_update(lines):
+    """The SCREEN payload telling a display of an older version to update (same format in every version)."""
+    return pack_screen(lines)
+
+
+# -- the handshake --------------------------------------------------------------
+
+_BLOCK = 64  # SHA-256's block size
+
+
+def hmac_sha256(key, message):
+    """HMAC-SHA256 from its definition (RFC 2104): MicroPython has hashlib.sha256 but no hmac module."""
+    import hashlib
+
+    key = bytes(key)
+    if len(key) > _BLOCK:
+        key = hashlib.sha256(key).digest()
+    key = key + bytes(_BLOCK - len(key))
+    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
+    inner.update(bytes(message))
+    outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+    outer.update(inner.digest())
+    return outer.digest()
+
+
+def prove(key, nonce):
+    """The PROOF payload for a CHALLENGE's `nonce`: HMAC-SHA256 under the pairing key."""
+    return hmac_sha256(key, b"companion display proof" + bytes(nonce))

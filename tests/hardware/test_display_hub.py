@@ -22,7 +22,7 @@ from companion.small_display import BACK, DOWN, OK, UP, Menu, Page, menu_page, p
 from companion.store import Store
 from hardware.display import protocol as p
 from hardware.display.emulator import DisplayCore, PtyDisplay
-from hardware.display.hub import DisplayHub, DisplayState, DisplayStatus
+from hardware.display.hub import DisplayHub, DisplayState, DisplayStatus, Pairings
 from tests.support import QueuedDispatcher, wait_until
 from tests.support.displays import DisplayPorts
 
@@ -259,7 +259,10 @@ def test_pairing_shows_the_players_view_and_is_remembered(
     display = paired(hub, table.plug("emu-ann", "usb-a"), "Ann")
     assert display.core.screen()[0] == "Ann"
     assert hub.pending_codes() == []
-    assert json.loads((tmp_path / "pairings.json").read_text())["displays"] == {"emu-ann": "Ann"}
+    kept = json.loads((tmp_path / "pairings.json").read_text())["displays"]
+    assert list(kept) == ["emu-ann"] and kept["emu-ann"]["player"] == "Ann"
+    assert kept["emu-ann"]["key"] == display.core.key.hex(), "the host and the display keep the same key"
+    assert (tmp_path / "pairings.json").stat().st_mode & 0o777 == 0o600
     assert hub.pair("999", "Bo") is False
     hub.close()
     display.unplug()
@@ -298,13 +301,30 @@ def test_a_new_display_for_a_player_replaces_the_old_one(
 def test_a_display_paired_with_someone_not_in_this_game_gets_a_code(
     tmp_path: Path, table: DisplayPorts, session: Session
 ) -> None:
-    (tmp_path / "pairings.json").write_text(json.dumps({"version": 1, "displays": {"emu-cy": "Cy"}}))
+    key = bytes(range(32))
+    Pairings(tmp_path / "pairings.json").bind("emu-cy", "Cy", key)
     with DisplayHub(tmp_path / "pairings.json", ports=[str(table.ports / "*")]) as hub:
-        display = table.plug("emu-cy", "usb-a")
+        display = table.plug("emu-cy", "usb-a", key=key)
         assert display.core.wait_for_text("Cy's display")  # no game yet: a neutral screen
         hub.attach(session)
         code_of(display)
         assert not any("SECRET" in t for t in texts(display.core))
+
+
+def test_a_display_paired_before_keys_must_be_paired_again(
+    tmp_path: Path, table: DisplayPorts, session: Session
+) -> None:
+    """A version 1 pairings file names a player but holds no key: the display cannot prove it, so it gets a code."""
+    (tmp_path / "pairings.json").write_text(json.dumps({"version": 1, "displays": {"emu-ann": "Ann"}}))
+    with DisplayHub(tmp_path / "pairings.json", ports=[str(table.ports / "*")]) as hub:
+        hub.attach(session)
+        display = table.plug("emu-ann", "usb-a")
+        code = code_of(display)
+        assert not any("SECRET" in t for t in texts(display.core))
+        unproven = [s for s in hub.status() if s.code == code]
+        assert unproven[0].sentence == "A display claims to be Ann's but could not prove it"
+        assert hub.pair(code, "Ann")
+        assert display.core.wait_for_text("ANNSECRET0")
 
 
 def test_leaving_the_game_leaves_neutral_screens(hub: DisplayHub, table: DisplayPorts, session: Session) -> None:
@@ -487,6 +507,7 @@ def test_without_a_menu_the_keys_turn_the_pages(
         with_menu.act(Reveal("Ann", index))
     first = pages_for(with_menu.view_for("Ann"), 20, 4, RevealDisplay())[0]
     assert ann.core.wait_for(lambda core: core.screen() == first), ann.core.screen()
+    dispatcher.run()  # what pairing told the shared screen
     ann.press("down")
     assert ann.core.wait_for(lambda core: "2/" in core.screen()[0])
     assert dispatcher.run() == 0  # paged on the display's own thread: nothing for the UI

@@ -25,9 +25,9 @@ class DisplayPorts:
         """What a hub scans to find these ports."""
         return str(self.ports / "*")
 
-    def plug(self, identity: str, port: str, cols: int = 40, rows: int = 12) -> PtyDisplay:
-        """Plug a new emulated display called `identity` into the port named `port`."""
-        display = PtyDisplay(DisplayCore(identity, cols, rows), link=self.ports / port).plug()
+    def plug(self, identity: str, port: str, cols: int = 40, rows: int = 12, *, key: bytes | None = None) -> PtyDisplay:
+        """Plug a new emulated display called `identity` (holding pairing `key`, if any) into the port named `port`."""
+        display = PtyDisplay(DisplayCore(identity, cols, rows, key=key), link=self.ports / port).plug()
         self.displays.append(display)
         return display
 
