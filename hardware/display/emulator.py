@@ -148,7 +148,7 @@ class DisplayCore:
                 self._count(protocol.OVERSIZE)
             for raw in frames:
                 try:
-                    kind, payload = protocol.decode_frame(raw, DEVICE_ACCEPTS)
+                    kind, payload = self._decode(raw)
                     reply = self._apply(kind, payload)
                 except protocol.FrameError as error:
                     self._count(error.kind)
@@ -169,6 +169,19 @@ class DisplayCore:
         with os.fdopen(fd, "wb") as out:
             out.write(key)
         os.replace(new, path)
+
+    def _decode(self, raw: bytes) -> tuple[int, bytes]:
+        # A core made to speak another version (an outdated display) reads frames of that version only.
+        try:
+            decoded = protocol.decode_frame(raw, DEVICE_ACCEPTS)
+        except protocol.FrameError as error:
+            if error.kind == protocol.WRONG_VERSION and error.version == self.version and error.type in DEVICE_ACCEPTS:
+                return error.type, error.payload
+            raise
+        if self.version != protocol.VERSION:
+            detail = f"version {protocol.VERSION}, this display speaks {self.version}"
+            raise protocol.FrameError(protocol.WRONG_VERSION, detail)
+        return decoded
 
     def _count(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -253,8 +266,13 @@ class PtyDisplay:
         self._thread = threading.Thread(target=self._read_loop, args=(master, self._wake[0]), daemon=True)
         self._thread.name = f"display-emulator {self.core.identity}"
         self._thread.start()
-        self.write(self.core.hello_frame())
+        self.write(b"\x00" + self.core.hello_frame())  # the zero ends any half frame still on the line
         return self
+
+    def reboot(self) -> None:
+        """Restart on the same port, as the firmware does: a blank screen, then a zero byte and HELLO."""
+        self.core.reset()
+        self.write(b"\x00" + self.core.hello_frame())
 
     def unplug(self) -> None:
         """Close the terminal: to the host, the device is gone."""

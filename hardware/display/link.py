@@ -34,6 +34,7 @@ BAUDRATE = 115200
 HOST_ACCEPTS = frozenset({protocol.HELLO, protocol.KEY, protocol.PONG, protocol.PROOF})
 # What a display of an older protocol version is told, on its own screen, in its own version.
 UPDATE_FIRMWARE = f"Please update this display's firmware: the companion speaks version {protocol.VERSION}."
+ASK_AFTER_DAMAGE_EVERY = 1.0  # seconds: after damaged input, the device is asked for its HELLO at most this often
 OUTDATED_TELL_EVERY = 5.0  # seconds: a display repeating an old HELLO is told again at most this often
 
 
@@ -126,6 +127,8 @@ class FrameProtocol(serial.threaded.Protocol):
             self._note(error.kind, count, str(error))
             if error.kind == protocol.WRONG_VERSION:
                 self.link._other_version(error)
+            else:
+                self.link._ask_after_damage()
             return
         stats.frames += 1
         try:
@@ -183,6 +186,8 @@ class DisplayLink:
         self._on_proof = on_proof
         self._on_lost = on_lost
         self.outdated: int | None = None  # the older protocol version this device spoke, if it did
+        self._asks = 0
+        self._asked_after_damage_at = -ASK_AFTER_DAMAGE_EVERY
         self._told_outdated_at = -OUTDATED_TELL_EVERY
         self._lock = threading.Condition()
         self._screen: bytes | None = None  # the newest screen frame not yet written
@@ -241,10 +246,19 @@ class DisplayLink:
             self._queue.append(frame)
             self._lock.notify_all()
 
-    def ask(self) -> None:
+    def ask(self, version: int = protocol.VERSION) -> None:
         """Ask the device to say HELLO (again)."""
         self.asked_at = time.monotonic()
-        self.send(protocol.encode_frame(protocol.ASK))
+        self.send(protocol.encode_frame(protocol.ASK, version=version))
+
+    def ask_unanswered(self) -> None:
+        """Ask a device that has not said HELLO yet, every other time in the oldest version we still tell to update.
+
+        A display with old firmware ignores our version's question, and
+        answers that one with a HELLO of its own version.
+        """
+        self._asks += 1
+        self.ask(protocol.OLDEST_TOLD_TO_UPDATE if self._asks % 2 == 1 else protocol.VERSION)
 
     def wait_written(self, count: int, timeout: float) -> bool:
         """Wait until `count` frames in all have been written; False on timeout."""
@@ -302,6 +316,14 @@ class DisplayLink:
             self._on_key(self, protocol.unpack_text(payload))
         elif kind == protocol.PROOF:
             self._on_proof(self, bytes(payload))
+
+    def _ask_after_damage(self) -> None:
+        # A damaged frame may have been a HELLO glued to the half frame a rebooting device was sending:
+        # ask again (at most once a second), so that it is never left without its screen.
+        now = time.monotonic()
+        if now - self._asked_after_damage_at >= ASK_AFTER_DAMAGE_EVERY:
+            self._asked_after_damage_at = now
+            self.ask()
 
     def _other_version(self, error: protocol.FrameError) -> None:
         """A well-formed frame of another protocol version: an older display's HELLO is told to update."""
@@ -469,7 +491,7 @@ class PortScanner:
                 link = self._links.get(key)
             if link is not None:
                 if link.hello is None and now - link.asked_at >= self.ask_every:
-                    link.ask()  # a device that was still starting up missed the first question
+                    link.ask_unanswered()  # a device that was still starting up missed the first question
                 continue
             if self._stop.is_set():
                 break

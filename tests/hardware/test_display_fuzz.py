@@ -53,7 +53,8 @@ def mutated_frame(draw: st.DrawFn) -> bytes:
         frame[at:at] = frame[at : at + draw(st.integers(1, 4))]
     elif how == "version":
         kind, payload = p.decode_frame(bytes(frame[:-1]))
-        frame = bytearray(p.encode_frame(kind, payload, version=draw(st.integers(0, 255).filter(lambda v: v != p.VERSION))))
+        version = draw(st.integers(0, 255).filter(lambda v: v != p.VERSION))
+        frame = bytearray(p.encode_frame(kind, payload, version=version))
     elif how == "crc":
         body = bytearray(p.cobs_decode(bytes(frame[:-1])))
         body[-1] ^= 0x5A

@@ -47,6 +47,8 @@ def spaced(code: str) -> str:
 
 def chip_text(status: DisplayStatus) -> str:
     """One chip's words: whose display and how it is."""
+    if status.player is None and status.sentence is not None:
+        return f"{status.sentence}. Tap to pair it ({spaced(status.code or '')})"
     if status.player is None:
         return f"New display {spaced(status.code or '')}: tap to pair"
     words = {

@@ -11,6 +11,15 @@
 # "Player displays"). USB serial carries only frames: the REPL's Ctrl-C is
 # switched off so that a 0x03 inside a frame is data, not an interrupt.
 # To get the REPL back, hold the "back" key while plugging in.
+#
+# Pairing: the host gives the display a random key (BIND), kept in the flash
+# as the file display.key; on every connection it sends a fresh nonce
+# (CHALLENGE) and the display answers PROOF = HMAC-SHA256(key, nonce).
+#
+# The tests run this very file, unchanged, under MicroPython's Unix port with
+# a stand-in board (firmware/unix_board/: machine and ssd1306 modules).
+
+import os
 
 try:
     import protocol
@@ -24,23 +33,98 @@ I2C_SDA = 4
 I2C_SCL = 5
 POLL_MS = 10
 DEBOUNCE_POLLS = 3  # a key must read the same for 30 ms to count
+KEY_FILE = "display.key"
+CHUNK = 256  # bytes read from the host before the keys are looked at again
+# What the host may send a display (anything else is counted as unknown).
+DEVICE_ACCEPTS = (
+    protocol.ASK,
+    protocol.SCREEN,
+    protocol.REGION,
+    protocol.PAIR_CODE,
+    protocol.PING,
+    protocol.CHALLENGE,
+    protocol.BIND,
+)
+
+
+def _quiet(text):
+    pass
+
+
+def _worth_noting(count):
+    # 1, 10, 100, ...: a host spewing garbage is noted without flooding.
+    while count % 10 == 0:
+        count //= 10
+    return count == 1
+
+
+def flow(text, cols):
+    """`text` in lines of at most `cols`, broken between words."""
+    lines = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= cols:
+            lines[-1] += " " + word
+        else:
+            lines.append(word[:cols])
+    return lines
+
+
+class KeyFile:
+    """The pairing key in the board's flash: a file replaced whole, so a power cut never leaves half a key."""
+
+    def __init__(self, path=KEY_FILE):
+        self.path = path
+
+    def load(self):
+        """The key kept, or None. A finished `.new` counts: the power went between writing it and renaming."""
+        for path in (self.path, self.path + ".new"):
+            try:
+                with open(path, "rb") as f:
+                    key = f.read()
+            except OSError:
+                continue
+            if len(key) == protocol.KEY_SIZE:
+                return key
+        return None
+
+    def save(self, key):
+        new = self.path + ".new"
+        with open(new, "wb") as f:
+            f.write(key)
+        try:
+            os.rename(new, self.path)  # LittleFS (a Pico's) and POSIX replace the old file
+        except OSError:
+            os.remove(self.path)  # a file system whose rename does not replace: `load` reads the .new meanwhile
+            os.rename(new, self.path)
 
 
 class Device:
-    """The display's logic, apart from its pins: testable under CPython with fakes."""
+    """The display's logic, apart from its pins: testable under CPython with fakes.
 
-    def __init__(self, identity, screen, write, cols=COLS, rows=ROWS, keys=("up", "down", "ok", "back")):
+    `key_file` keeps the pairing key across power cycles (None: in memory
+    only); `note` takes a line about something that went wrong (never the
+    serial line: that carries frames only).
+    """
+
+    def __init__(
+        self, identity, screen, write, cols=COLS, rows=ROWS, keys=("up", "down", "ok", "back"), key_file=None, note=None
+    ):
         self.identity = identity
         self.screen = screen  # has show(lines)
         self.write = write  # writes bytes to the host
         self.cols = cols
         self.rows = rows
         self.keys = keys
+        self.key_file = key_file
+        self.note = note or _quiet
+        self.pairing_key = key_file.load() if key_file is not None else None
         self.lines = [""] * rows
         self.regions = {}
         self.pair_code = None
+        self.other_version = None  # the host's protocol version while the "update" screen shows
         self.splitter = protocol.FrameSplitter()
-        self.rejected = 0
+        self.rejected = 0  # every frame or run of bytes refused
+        self.errors = {}  # the same, by kind (protocol.GARBAGE, ...)
 
     def hello(self):
         payload = protocol.pack_hello(self.identity, self.cols, self.rows, self.keys)
@@ -50,21 +134,65 @@ class Device:
         self.write(protocol.encode_frame(protocol.KEY, protocol.pack_text(name)))
 
     def feed(self, data):
+        """Take bytes from the host: answer, and draw once if anything changed."""
         drawn = False
-        for raw in self.splitter.feed(data):
+        oversize = self.splitter.oversize
+        frames = self.splitter.feed(data)
+        if self.splitter.oversize != oversize:
+            self.reject(protocol.OVERSIZE, "no delimiter within the size limit")
+        for raw in frames:
             try:
-                kind, payload = protocol.decode_frame(raw)
+                kind, payload = protocol.decode_frame(raw, DEVICE_ACCEPTS)
+            except protocol.FrameError as error:
+                self.reject(error.kind, str(error))
+                if error.kind == protocol.WRONG_VERSION and error.version is not None:
+                    drawn = self.host_speaks(error.version) or drawn
+                continue
+            if self.other_version is not None:
+                self.other_version = None  # the host speaks our version now
+                drawn = True
+            try:
                 drawn = self.apply(kind, payload) or drawn
-            except protocol.FrameError:
-                self.rejected += 1  # nothing to do but skip it; the host sends whole screens
+            except protocol.FrameError as error:
+                self.reject(error.kind, str(error))
+            except Exception as error:  # a bug must not stop the display: skip the frame, say so
+                self.reject("error", "%s frame: %r" % (protocol.NAMES.get(kind), error))
         if drawn:
             self.draw()
+
+    def reject(self, kind, detail):
+        self.rejected += 1
+        count = self.errors.get(kind, 0) + 1
+        self.errors[kind] = count
+        if _worth_noting(count):
+            self.note("ignored input (%s, %d so far): %s" % (kind, count, detail))
+
+    def host_speaks(self, version):
+        """A well-formed frame of another protocol version: say which side to update, once per burst."""
+        if self.other_version == version:
+            return False
+        self.other_version = version
+        return True
 
     def apply(self, kind, payload):
         if kind == protocol.ASK:
             self.hello()
         elif kind == protocol.PING:
             self.write(protocol.encode_frame(protocol.PONG, payload[:8]))
+        elif kind == protocol.CHALLENGE:
+            if len(payload) != protocol.NONCE_SIZE:
+                raise protocol.FrameError(protocol.MALFORMED, "a nonce of %d bytes" % len(payload))
+            proof = protocol.prove(self.pairing_key, payload) if self.pairing_key is not None else b""
+            self.write(protocol.encode_frame(protocol.PROOF, proof))
+        elif kind == protocol.BIND:
+            if len(payload) != protocol.KEY_SIZE:
+                raise protocol.FrameError(protocol.MALFORMED, "a key of %d bytes" % len(payload))
+            self.pairing_key = bytes(payload)
+            if self.key_file is not None:
+                try:
+                    self.key_file.save(self.pairing_key)
+                except OSError as error:  # kept in memory: this connection still proves, the next pairs again
+                    self.note("cannot keep the pairing key: %r" % (error,))
         elif kind == protocol.SCREEN:
             self.lines = (protocol.unpack_screen(payload) + [""] * self.rows)[: self.rows]
             self.regions = {}
@@ -80,6 +208,8 @@ class Device:
         return False
 
     def composed(self):
+        if self.other_version is not None:
+            return self.update_screen(self.other_version)
         if self.pair_code is not None:
             return ["Pair display", "", "Code: " + " ".join(self.pair_code), "", "Tap your name", "on the table."]
         lines = list(self.lines)
@@ -89,6 +219,14 @@ class Device:
                 text = (text + " " * width)[:width]
                 lines[row] = line[:col] + text + line[col + width :]
         return [line[: self.cols] for line in lines]
+
+    def update_screen(self, version):
+        """This display and the companion speak different protocol versions: which one to update."""
+        ours = protocol.VERSION
+        said = "The companion app speaks v%d, this display v%d." % (version, ours)
+        update = "Update the companion app." if version < ours else "Update this display."
+        lines = ["Versions differ", ""] + flow(said, self.cols) + [""] + flow(update, self.cols)
+        return [line[: self.cols] for line in lines[: self.rows]]
 
     def draw(self):
         self.screen.show(self.composed())
@@ -150,6 +288,14 @@ def run():
     if keys.pins[3][1].value() == 0:
         return  # "back" held at power-up: leave the REPL alone
     micropython.kbd_intr(-1)
+    if sys.platform in ("linux", "darwin"):  # the Unix port: stderr is not the serial line
+
+        def note(text):
+            sys.stderr.write("display: " + text + "\n")
+
+    else:
+        note = _quiet  # on a Pico stderr is the USB serial itself, which carries frames only
+
     try:
         import ssd1306
 
@@ -163,22 +309,32 @@ def run():
     def write(data):
         out.write(data)
 
-    device = Device(identity, screen, write)
+    device = Device(identity, screen, write, key_file=KeyFile(), note=note)
     device.lines = ["Tabletop", "Companion", "", "Waiting for", "the table..."] + [""] * (ROWS - 5)
     device.draw()
     device.hello()
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
     reader = sys.stdin.buffer
+    keys_at = time.ticks_ms()
     while True:
-        chunk = bytearray()
-        while poll.poll(0) and len(chunk) < 256:
-            chunk.extend(reader.read(1))
-        if chunk:
-            device.feed(bytes(chunk))
-        for name in keys.pressed():
-            device.key(name)
-        time.sleep_ms(POLL_MS)
+        # Sleep until the host sends something or the keys are due: a frame is drawn as soon as it is whole.
+        due = POLL_MS - time.ticks_diff(time.ticks_ms(), keys_at)
+        if poll.poll(due if due > 0 else 0):
+            chunk = bytearray()
+            while len(chunk) < CHUNK and poll.poll(0):
+                byte = reader.read(1)  # one at a time: on a Pico, read(n) waits for all n
+                if not byte:
+                    return  # the serial line is gone (the Unix port's stdin closed)
+                chunk.extend(byte)
+            try:
+                device.feed(bytes(chunk))
+            except Exception as error:  # never stop: the host sends whole screens again
+                note("error while reading: %r" % (error,))
+        if time.ticks_diff(time.ticks_ms(), keys_at) >= POLL_MS:
+            keys_at = time.ticks_ms()
+            for name in keys.pressed():
+                device.key(name)
 
 
 if __name__ == "__main__":
