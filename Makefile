@@ -40,7 +40,7 @@ bench: system-deps test-deps $(STAMP)
 # The UI tests take their screenshots into build/screenshots/; the README's own pictures are copied
 # from there into docs/screenshots/ (only those it shows), so that a test run never changes tracked files.
 screenshots: system-deps test-deps $(STAMP)
-	$(BIN)/python -m pytest -n 2 --dist loadfile -q tests/ui
+	$(BIN)/python -m pytest -n 2 --dist loadfile -q tests/ui tests/hardware/test_firmware.py
 	@for f in $$(grep -o 'docs/screenshots/[A-Za-z0-9_.-]*\.png' README.md | sort -u); do \
 	  cp build/screenshots/$$(basename $$f) $$f && echo "updated $$f"; done
 

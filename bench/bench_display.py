@@ -8,6 +8,12 @@ thread's ``write()`` of the new frame returns. Beside it, the baseline: a
 bare pyserial ``write()`` of the same bytes on another pseudo-terminal.
 Goals: under 5 ms, and frames small enough for 115200 baud to carry a full
 screen in under 20 ms.
+
+The handshake: how long a paired display waits, once the host has asked it
+for its HELLO, until its player's private screen arrives (HELLO, CHALLENGE,
+PROOF, SCREEN), against an unpaired display's wait for its pairing code on
+the same host (HELLO, PAIR_CODE: the pairing without a handshake). Both are
+timed on the display's side, over real pseudo-terminals, replug after replug.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ BAUD = 115200
 GOAL_MS = 5.0
 WIRE_GOAL_MS = 20.0
 SIZES = ((20, 4), (21, 8))
+HANDSHAKE_ROUNDS = 30
 
 
 def _line(label: str, value: str, baseline: str = "", goal: str = "") -> str:
@@ -108,9 +115,66 @@ def _baseline(frame: bytes, rounds: int) -> list[float]:
 def run() -> list[str]:
     folder = Path(tempfile.mkdtemp(prefix="bench-display-"))
     try:
-        return _run(folder)
+        return _run(folder) + _handshake(folder)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+class _TimedCore(DisplayCore):
+    """A display that notes when each frame from the host reached it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.arrivals: list[tuple[int, float]] = []
+
+    def _apply(self, kind: int, payload: bytes) -> bytes | None:
+        self.arrivals.append((kind, time.perf_counter()))
+        return super()._apply(kind, payload)
+
+
+def _asked_to_shown(display: PtyDisplay, core: _TimedCore, ports: Path, shown: Any, rounds: int) -> list[float]:
+    """Replug `display` `rounds` times; each time, from the host's ASK reaching it to `shown(core)`."""
+    waits = []
+    for number in range(rounds):
+        display.unplug()
+        core.arrivals.clear()
+        display.plug(link=ports / f"port-{number}")
+        _wait(lambda: shown(core))
+        asked = next(t for kind, t in core.arrivals if kind == protocol.ASK)
+        waits.append(core.arrivals[-1][1] - asked)
+    return waits
+
+
+def _handshake(folder: Path) -> list[str]:
+    ports = folder / "ports"
+    ports.mkdir()
+    store = Store.open(folder / "handshake.db")
+    session = Session.start(store, "quin", Options.for_names("Ann", "Bo"), dice=RandomDice.seeded(7))
+    hub = DisplayHub(folder / "handshake-pairings.json", ports=[str(ports / "*")], scan_interval=0.01).start()
+    paired_core, unpaired_core = _TimedCore("bench-paired", 21, 8), _TimedCore("bench-unpaired", 21, 8)
+    try:
+        hub.attach(session)
+        paired = PtyDisplay(paired_core, link=ports / "first").plug()
+        _wait(lambda: paired_core.pair_code is not None)
+        hub.pair(paired_core.pair_code or "", "Ann")
+        _wait(lambda: paired_core.text().startswith("Ann"))
+        with_handshake = _asked_to_shown(
+            paired, paired_core, ports, lambda core: core.text().startswith("Ann"), HANDSHAKE_ROUNDS
+        )
+        paired.close()
+        unpaired = PtyDisplay(unpaired_core, link=ports / "other").plug()
+        without = _asked_to_shown(
+            unpaired, unpaired_core, ports, lambda core: core.pair_code is not None, HANDSHAKE_ROUNDS
+        )
+        unpaired.close()
+    finally:
+        hub.close()
+        store.close()
+    median, base = statistics.median(with_handshake), statistics.median(without)
+    return [
+        _line("asked → private screen, with handshake", f"{median * 1e3:.2f} ms", f"{base * 1e3:.2f} ms")
+        + f"   ratio {median / base:5.2f}   (baseline: asked → pairing code, no handshake)",
+    ]
 
 
 def _run(folder: Path) -> list[str]:

@@ -139,9 +139,11 @@ class CompanionApp(App):
             log.exception("Resuming the unfinished game failed")
             self.screens.current = "home"
             self.session = None
-            self.home.notice = (
-                f"The unfinished game could not be resumed ({error}); it is kept in the games file."
-            )
+            # The shared screen names only causes that carry no game state (an unknown game, the disk):
+            # a replay error could quote a hidden identity.
+            plain = isinstance(error, LookupError | OSError) and not isinstance(error, KeyError)
+            reason = str(error) if plain else "its saved moves did not replay; the log says more"
+            self.home.notice = f"The unfinished game could not be resumed ({reason}); it is kept in the games file."
             return None
 
     def discard_unfinished(self) -> None:

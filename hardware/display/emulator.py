@@ -365,6 +365,12 @@ def build_parser() -> argparse.ArgumentParser:
         "on simulated hardware, looks for emulated displays",
     )
     parser.add_argument("--headless", action="store_true", help="no window: print screens, read key names from stdin")
+    parser.add_argument(
+        "--firmware",
+        action="store_true",
+        help="run the display's own firmware under MicroPython (a 16x8 OLED, keys up, down, ok, back): "
+        "prints the port and each new OLED screen, reads key names from stdin; --size and --keys do not apply",
+    )
     return parser
 
 
@@ -375,6 +381,10 @@ def main(argv: Sequence[str] | None = None, *, window: Callable[[PtyDisplay], in
     Kivy one from ``ui.display_emulator`` (hardware/ never imports ui/ itself).
     """
     args = build_parser().parse_args(argv)
+    if args.firmware:
+        from hardware.display.firmware_process import main_firmware
+
+        return main_firmware(args)
     cols, rows = args.size
     identity = args.identity or f"emu-{uuid.uuid4().hex[:8]}"
     keys = [k.strip() for k in args.keys.split(",") if k.strip()]

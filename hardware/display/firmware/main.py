@@ -312,6 +312,7 @@ def run():
     device = Device(identity, screen, write, key_file=KeyFile(), note=note)
     device.lines = ["Tabletop", "Companion", "", "Waiting for", "the table..."] + [""] * (ROWS - 5)
     device.draw()
+    write(b"\x00")  # ends any half frame this board was sending when it was reset: the HELLO stands alone
     device.hello()
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
