@@ -291,6 +291,15 @@ class Game:
             raise RuleError(f'{self.title} has no action "{kind}"; the actions are {words}.')
         return codec.from_json(cls, data, seats=players, title=self.title)
 
+    def is_private(self, data: Json) -> bool:
+        """Whether the JSON object `data` names a private action (`Action.private`), read or not.
+
+        Asked of the ``type`` word alone, so that even a malformed private action's refusal stays its player's.
+        """
+        kind = data.get("type") if isinstance(data, dict | Mapping) else None
+        cls = self._actions.get(kind) if isinstance(kind, str) else None
+        return cls is not None and cls.private
+
     def event_from_json(self, data: Json) -> Event:
         """A stored event back as its class; `ValueError` if this game never made such an event."""
         cls = self._events.get(data.get("type"))  # type: ignore[arg-type]

@@ -64,9 +64,14 @@ class Action(Message):
 
     An action whose `whose_turn` is true must carry a ``player`` field, and
     the engine refuses it unless it is that player's turn.
+
+    An action whose `private` is true is a player's secret business (a private
+    setup, a hidden bet): why it was refused may name their secrets, so only
+    that player (the ``player`` field) may read the sentence.
     """
 
     whose_turn: ClassVar[bool] = False
+    private: ClassVar[bool] = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from typing import Any, TextIO
 from companion import config as config_file
 from companion import paths
 from companion.dice import RandomDice
-from companion.game import Options, Player, Refusal, SetupError
+from companion.game import Options, Player, Refusal, RuleError, SetupError
 from companion.games import names
 from companion.session import Session
 from companion.store import Store, StoreRefused
@@ -83,7 +83,9 @@ def _parser() -> argparse.ArgumentParser:
         "play",
         help="run a game headless from a file of JSON actions",
         description='Apply one JSON action per line (e.g. {"type": "roll", "player": "Ann"}) and print each '
-        "line's events or the sentence refusing it, then the final public view and outcome as JSON. "
+        "line's events as the whole table may read them, or the sentence refusing it, then the final public view "
+        'and outcome as JSON. Nothing printed names a hidden identity: a private action (a setup step, a secret '
+        'bet) that was refused shows as "refused (private)", its reason only with --private. '
         'Besides each game\'s own actions, {"type": "undo"} and {"type": "redo"} work in every game. '
         "With --actions - each line of standard input is applied (and its result printed) as it arrives. "
         "Exit status 2: bad arguments or actions file, or a --db that is not a games file or is in use.",
@@ -101,7 +103,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     play_cmd.add_argument("--setting", action="append", default=[], metavar="KEY=JSON",
                           help='a game setting, e.g. --setting capture_rule=\\"arcade\\" (repeatable)')
-    play_cmd.add_argument("--private", action="store_true", help="also print each player's private view at the end")
+    play_cmd.add_argument(
+        "--private",
+        action="store_true",
+        help="also print what is for one player's eyes only: why a private action (a setup step, a secret bet) "
+        "was refused, and each player's private view at the end",
+    )
 
     config_cmd = commands.add_parser("config", help="where the config file is, an example, or a check of it")
     group = config_cmd.add_mutually_exclusive_group()
@@ -165,7 +172,8 @@ def play(args: argparse.Namespace) -> int:
             return refuse(problem)
         try:
             for number, line in lines:
-                print(json.dumps({"line": number, **_apply(session, line)}, ensure_ascii=False), flush=True)
+                result = _apply(session, line, private=args.private)
+                print(json.dumps({"line": number, **result}, ensure_ascii=False), flush=True)
         except ValueError as problem:  # standard input that is not text
             return refuse(f"standard input could not be read ({problem}).")
         outcome = session.outcome
@@ -196,7 +204,17 @@ def _resume(store: Store, args: argparse.Namespace, settings: dict[str, Any], di
     return Session.load(store, record.id, dice=dice, clock=lambda: 0.0)
 
 
-def _apply(session: Session, line: str) -> dict[str, Any]:
+REFUSED_PRIVATE = "refused (private)"
+"""What `companion play` prints, without --private, for a private action the rules refused."""
+
+
+def _apply(session: Session, line: str, *, private: bool = False) -> dict[str, Any]:
+    """One line's result as printed: its events as the whole table may read them, or the refusal.
+
+    The rules' reason for refusing a private action (a Quin setup step, a secret bet) may name
+    that player's secrets ("You have 2 Shadows, already labelled 2 and 3."), so it is printed
+    only with `private`, saying whose it is; otherwise just `REFUSED_PRIVATE`.
+    """
     try:
         action = json.loads(line)
     except json.JSONDecodeError as problem:
@@ -209,7 +227,13 @@ def _apply(session: Session, line: str) -> dict[str, Any]:
         if action.get("type") == "redo":
             return {"redone": session.redo()}
         return {"events": [session.public_event(event) for event in session.act(action)]}
-    except Refusal as refusal:  # the rules said no, or the card would not take the move (`NotSaved`)
+    except RuleError as refusal:
+        if not session.game.is_private(action):
+            return {"refused": str(refusal)}
+        owner = action.get("player")
+        whose = {"for": owner} if isinstance(owner, str) and owner in session.options.names else {}
+        return {"refused": str(refusal) if private else REFUSED_PRIVATE, **whose}
+    except Refusal as refusal:  # the card would not take the move (`NotSaved`): the same for every action
         return {"refused": str(refusal)}
 
 
@@ -311,9 +335,10 @@ def run(args: argparse.Namespace, *, on_first_frame: Callable[[], None] | None =
     """Open the app. Kivy is imported last, after its environment is set."""
     appliance = bool(getattr(args, "appliance", False))
     width, height = _size(getattr(args, "size", "800x480"))
-    from ui import boot
+    from ui import boot, logs
 
     boot.prepare(appliance=appliance, width=width, height=height)
+    logs.start()  # after Kivy's own logging, which importing Kivy set up: ours to stderr (the journal) and a file
     table = build_table(
         db=getattr(args, "db", None),
         seed=getattr(args, "seed", None),

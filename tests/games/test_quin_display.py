@@ -17,16 +17,16 @@ from companion.dice import RandomDice
 from companion.game import Action, Options, RuleError
 from companion.games import game
 from companion.games.quin import display as quin_display
-from companion.games.quin.display import SetupMenu, in_setup, menu_for, piece_line, short_kind
+from companion.games.quin.display import SetupMenu, in_setup, menu_for, piece_lines, short_kind
 from companion.games.quin.examples import example_setup
 from companion.games.quin.rules import Clone
 from companion.games.quin.state import QuinState
 from companion.session import Session
-from companion.small_display import GameDisplay, Page, pages_for, text_pages
+from companion.small_display import GameDisplay, Page, is_too_small, pages_for, text_pages, too_small
 from companion.store import Store
 from hardware.display import protocol as p
 from hardware.display.emulator import DisplayCore, PtyDisplay
-from hardware.display.hub import DisplayHub
+from hardware.display.hub import DisplayHub, checking
 from tests.support import QueuedDispatcher
 from tests.support.displays import DisplayPorts
 
@@ -100,7 +100,7 @@ class Pad:
 
 def test_the_first_screen_names_the_player_and_starts_on_the_clone() -> None:
     pad = Pad(new_game())
-    assert pad.screen == ["Ann       Setup 0/17", ">Clone: choose", "  1 ?           off", "  2 ?           off"]
+    assert pad.screen == ["Ann       Setup 0/17", ">Clone: choose", "  1 ?            off", "  2 ?            off"]
     big = Pad(new_game(), cols=21, rows=8).screen
     assert big[0].startswith("Ann") and big[1] == ">Clone: choose" and big[7].startswith("  6 ?")
 
@@ -131,7 +131,7 @@ def test_choosing_the_clone() -> None:
     pad.press("ok").choose("Void")
     assert pad.sent == [{"type": "clone", "player": "Ann", "from": "Peripheral", "to": "Void"}]
     assert pad.state.side("Ann").clone == ("Peripheral", "Void")
-    assert " Clone: Peri>Void" in pad.screen
+    assert " Clone: Periph.>Void" in pad.screen
     assert pad.cursor.lstrip().startswith("1 ?")  # straight on to the first label
     # Choosing again starts from the Clone already chosen.
     pad.press("up", "ok")
@@ -151,7 +151,7 @@ def test_an_identity_and_a_place_make_one_assign() -> None:
     assert pad.sent[-1] == {"type": "assign", "player": "Ann", "label": "1", "identity": "Shadow", "where": "zero-g"}
     assert pad.state.piece("Ann", "1").identity == "Shadow"
     assert pad.cursor.lstrip().startswith("2 ?")  # on to the next label
-    assert any(line.lstrip().startswith("1 Shadow") and line.endswith("0-G") for line in pad.screen)
+    assert any(line.lstrip().startswith("1 Shadow") and line.endswith("zero-G") for line in pad.screen)
 
 
 def test_take_back_clears_a_label() -> None:
@@ -261,8 +261,10 @@ def test_any_key_sequence_only_makes_setup_actions_for_its_player_and_every_scre
             assert pad.state == before  # a refused choice changes nothing
         screen = pad.screen
         assert len(screen) == rows and all(len(line) <= cols for line in screen)
-        if rows > 1 and cols >= 8:
-            assert screen[0].startswith("An")
+        if is_too_small(cols, rows):
+            assert screen == too_small(cols, rows) and pad.sent == []  # nothing drawn, nothing chosen blind
+        else:
+            assert screen[0].startswith("Ann")
     assert pad.state.side("Bo") == new_game().side("Bo") and all(
         piece.identity is None for piece in pad.state.pieces_of("Bo")
     )
@@ -366,17 +368,29 @@ class Watch:
         session.subscribe(lambda _session: self.heard.append(threading.current_thread() is self.main))
 
 
+SYNC = "sync"
+"""A key no menu takes and no page turns on (not one of the emulator's own): the hub hands it on to its listeners."""
+
+
 def handled(hub: DisplayHub, display: PtyDisplay, dispatcher: QueuedDispatcher) -> None:
     """Wait until the hub has dealt with all `display` sent, and the UI thread with what that queued.
 
-    The reader takes a display's frames in order, so a HELLO sent last is a
-    barrier: when the hub's status listeners hear of it, the keys before it
-    are done, and whatever they queued ran before it.
+    The reader takes a display's frames in order, so a frame sent last is a
+    barrier. From a player's display, a key no menu takes reaches the hub's
+    key listeners through the UI thread's queue, behind whatever the keys
+    before it queued. A display that is nobody's hands no key on: there the
+    barrier is a HELLO, which the hub answers with the whole screen again.
     """
-    heard: list[bool] = []
-    stop = hub.subscribe(lambda: heard.append(True))
-    display.write(display.core.hello_frame())
-    assert settle(dispatcher, lambda: bool(heard))
+    if hub.pairings.player_of(display.core.identity) is None:
+        before = len(display.core.received)
+        display.write(display.core.hello_frame())
+        assert display.core.wait_for(lambda core: len(core.received) > before)
+        assert settle(dispatcher, lambda: True)
+        return
+    heard: list[str] = []
+    stop = hub.on_key(lambda _player, key: heard.append(key))
+    display.write(p.encode_frame(p.KEY, p.pack_text(SYNC), version=display.core.version))
+    assert settle(dispatcher, lambda: SYNC in heard)
     stop()
 
 
@@ -503,9 +517,12 @@ def test_a_whole_setup_for_both_players_by_keys_alone(
     # Replay gives the same game.
     assert Session.load(session.store, session.game_id).state == state
 
-    # No display was ever sent anything but its own player's screens...
+    # No display was ever sent anything but its own player's screens (or, while it proved its key, none)...
     for player in (ann, bo):
+        proving = "\n".join(checking(player.core.cols, player.core.rows))
         for text in screens(player.core):
+            if text == proving:
+                continue
             assert text in player.allowed, f"{player.name}'s display was sent:\n{text}"
             assert text.split("\n")[0].startswith(player.name)
     # ... so never the other player's identities, nor their Clone.
@@ -639,6 +656,7 @@ def test_the_menu_is_up_while_the_setup_is_unfinished_then_the_pages_come_back(
     first = pages_for(session.view_for("Ann"), 20, 4, quin_display)[0]
     assert first[1] == "Setting up"
     assert display.core.wait_for(lambda core: core.screen() == first), display.core.text()
+    settle(dispatcher, lambda: True)  # what pairing told the shared screen
     display.press("down")  # the pages turn: no menu any more
     assert display.core.wait_for(lambda core: "2/" in core.screen()[0])
     assert dispatcher.run() == 0
@@ -696,17 +714,19 @@ QUIN_VIEW: dict[str, Any] = {
 def test_pages_fit_the_screen_and_name_the_player(cols: int, rows: int) -> None:
     pages = pages_for(QUIN_VIEW, cols, rows, quin_display)
     assert pages == quin_display.pages(QUIN_VIEW, cols, rows)
+    if is_too_small(cols, rows):
+        assert pages == [too_small(cols, rows)]  # below 16×4: no private view at all, rather than a cut one
+        return
     for number, page in enumerate(pages, 1):
         assert len(page) == rows and all(len(line) <= cols for line in page)
-        if rows > 1 and cols >= 8:
-            assert page[0].startswith("An")  # as much of the name as the page number leaves room for
-            if len(pages) > 1:
-                assert page[0].endswith(f"{number}/{len(pages)}")
+        assert page[0].startswith("Ann")  # the whole name, on every page
+        if len(pages) > 1:
+            assert page[0].endswith(f"{number}/{len(pages)}")
     text = "\n".join(line for page in pages for line in page[1:])
-    if cols >= 20:
-        assert "Bo's turn" in text and "AL moves" in text and "Memory 6 swaps" in text
-        assert "12 Art.Light" in text or "12 A.Light" in text
-        assert " 7 Periph." in text and "*" in text  # the revealed Peripheral is marked
+    assert "Bo's turn" in text and "Memory 6 swaps" in text
+    assert "Artificial Light moves" in text or "Art.Light moves" in text
+    assert "12 Artificial Light" in text or "12 Art.Light" in text
+    assert " 7 Peripheral*" in text or " 7 Periph.*" in text  # the revealed Peripheral is marked
 
 
 def test_a_broken_quin_view_falls_back_to_plain_lines() -> None:
@@ -714,10 +734,16 @@ def test_a_broken_quin_view_falls_back_to_plain_lines() -> None:
     assert broken[0][0] == "Bo"
 
 
-def test_identities_and_places_are_shortened_to_the_room_there_is() -> None:
+def test_identities_are_shortened_to_their_declared_forms_and_places_never() -> None:
+    """Issue 13: "Shadow" must never become "Shad"; an identity is whole or its declared short form, a place whole."""
     assert short_kind("Artificial Light", 16) == "Artificial Light"
     assert short_kind("Artificial Light", 9) == "Art.Light"
-    assert short_kind("Artificial Light", 2) == "AL"
-    assert piece_line({"label": "7", "identity": "Peripheral", "where": "zero-g", "revealed": True}, 20) == (
-        " 7 Periph.    * 0-G"
-    )
+    assert short_kind("Artificial Light", 2) == "Art.Light"  # never cut, even where it does not fit
+    assert short_kind("Shadow", 4) == "Shadow"
+    assert piece_lines({"label": "7", "identity": "Peripheral", "where": "zero-g", "revealed": True}, 20) == [
+        " 7 Periph.*   zero-G"  # " 7 Peripheral* zero-G" would be 21
+    ]
+    assert piece_lines({"label": "12", "identity": "Artificial Light", "where": "captured"}, 16) == [
+        "12 Art.Light",
+        "        captured",
+    ]

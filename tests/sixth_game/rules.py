@@ -24,6 +24,7 @@ REACHED_TARGET = "reached the target"
 @dataclass(frozen=True, slots=True)
 class Bet(Action):
     type = "bet"
+    private = True  # on whom is secret until the end, so is why a bet was refused
     player: Seat
     on: Seat
 

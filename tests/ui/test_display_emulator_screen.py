@@ -120,7 +120,7 @@ def test_emulator_window_walks_the_games_setup_menu(ui: Any, tmp_path: Path, hub
                 ui.tap(ui.find_text(view, "ok"))
                 ui.settle()
             assert ui.wait_until(lambda: len(session.moves) == 1)  # played on the UI thread, by the hub
-            assert ui.wait_until(lambda: "Clone: AL>Time" in view.screen_text)
+            assert ui.wait_until(lambda: "Clone: Art.Light" in view.screen_text and "> Time" in view.screen_text)
             ui.screenshot("display-emulator-setup-clone.png")
             holder.dismiss()
             ui.settle()

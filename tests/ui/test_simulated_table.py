@@ -55,4 +55,5 @@ def test_an_emulated_display_is_found_paired_and_shown_its_players_view(table):
             display.press(key)
         assert wait_until(lambda: len(session.moves) == 1), core.screen()
         assert session.state.side("Ann").clone == ("Artificial Light", "Time")
-        assert core.wait_for(lambda c: c.screen()[1:3] == [" Clone: AL>Time", "> 1 ?            off"]), core.screen()
+        clone_shown = [" Clone: Art.Light", "   > Time", "> 1 ?             off"]
+    assert core.wait_for(lambda c: c.screen()[1:4] == clone_shown), core.screen()

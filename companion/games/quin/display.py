@@ -5,6 +5,14 @@ the last flash, the powers left, then one line per piece (label, identity,
 ``*`` once the rival has seen it, where it is). While the player's setup is
 unfinished it shows what is left to do instead of the powers.
 
+Nothing is cut (the rule of ``companion.small_display``). A label always
+shows all its digits; a place is always whole (board, zero-G, captured,
+removed, off); an identity is whole or one of `SHORT_KINDS` ("Art.Light",
+"Periph.", "Reflect."), never a bare prefix such as "Shad". A piece whose
+line would be too long shows its place on the line below; the flash and the
+setup's sentences are wrapped at their words. Screens below 16×4 show
+"Screen too small".
+
 `menu_for(view, menu)` offers the setup menu (`SetupMenu`) for as long as
 that setup is unfinished: a small menu for four keys (up, down, ok, back).
 `SetupMenu.press(view, key, cols, rows)` gives the next menu and, when the
@@ -39,14 +47,9 @@ from companion.games.quin.pieces import (
     CLONE_FROM,
     CLONE_TO,
     KINDS,
-    LIGHT,
-    MEMORY,
     PERIPHERAL,
     REFLECTOR,
-    SHADOW,
     STARTING_POINTS,
-    TIME,
-    VOID,
     ZERO_G_AT_START,
 )
 from companion.games.quin.rules import Assign, Clone, SetupDone, Unassign
@@ -57,35 +60,36 @@ from companion.small_display import (
     MENU_KEYS,
     OK,
     UP,
+    Block,
     Menu,
     Page,
     abbreviate,
     fit,
+    is_too_small,
     menu_page,
     name_value,
     paginate,
     text_pages,
-    wrap,
+    too_small,
 )
 
-# Short names for narrow screens, longest first where they compete for room.
-_SHORT_KINDS: Mapping[str, tuple[str, ...]] = {
-    ARTIFICIAL_LIGHT: ("Art.Light", "A.Light", "AL"),
-    PERIPHERAL: ("Periph.", "Peri"),
-    REFLECTOR: ("Reflect.", "Refl"),
-    MEMORY: ("Memory", "Mem"),
-    SHADOW: ("Shadow", "Shad"),
-    LIGHT: ("Light",),
-    TIME: ("Time",),
-    VOID: ("Void",),
+SHORT_KINDS: Mapping[str, str] = {
+    ARTIFICIAL_LIGHT: "Art.Light",
+    PERIPHERAL: "Periph.",
+    REFLECTOR: "Reflect.",
 }
-_SHORT_PLACES: Mapping[str, tuple[str, ...]] = {
-    BOARD: ("board", "brd"),
-    ZERO_G: ("zero-G", "0-G"),
-    CAPTURED: ("captured", "capt"),
-    REMOVED: ("removed", "gone"),
-    OFF: ("off", "off"),
-}
+"""The only short forms an identity has, for narrow screens: each marked by its ".", none shared, none a cut.
+
+The other kinds (Light, Shadow, Time, Memory, Void) are short enough to be
+shown whole on any screen a private view is drawn on.
+"""
+_SHORT: Mapping[str, tuple[str]] = {kind: (short,) for kind, short in SHORT_KINDS.items()}
+
+PLACES: Mapping[str, str] = {BOARD: "board", ZERO_G: "zero-G", CAPTURED: "captured", REMOVED: "removed", OFF: "off"}
+"""Where a piece is, as its line says it (always whole)."""
+
+UNKNOWN = "?"
+"""The identity of a label that has none yet (setup)."""
 
 
 # -- the pages ------------------------------------------------------------------------------
@@ -93,35 +97,63 @@ _SHORT_PLACES: Mapping[str, tuple[str, ...]] = {
 
 def pages(view: View, cols: int, rows: int) -> list[Page]:
     """A Quin private view on a `cols`×`rows` screen, a header naming the player on every page."""
+    if is_too_small(cols, rows):
+        return [too_small(cols, rows)]
     return paginate(str(view.get("player", "")), _body(view, cols), cols, rows)
 
 
 def short_kind(kind: str, room: int) -> str:
-    """A Quin identity in at most `room` characters: whole if it fits, else "Art.Light", "AL"…"""
-    return kind if len(kind) <= room else abbreviate(kind, _SHORT_KINDS, room)
+    """A Quin identity in at most `room` characters if it can be: whole, else its `SHORT_KINDS` form.
+
+    Never cut: where even the short form is longer, it comes back as it is.
+    """
+    return abbreviate(kind, _SHORT, room)
 
 
-def piece_line(piece: Mapping[str, Any], cols: int, width: int = 2) -> str:
-    """One of a player's pieces: label (right-aligned in `width`), identity, ``*`` if seen, where it is."""
-    label = str(piece.get("label", "?")).rjust(width)
-    mark = "*" if piece.get("revealed") else " "  # "*": the rival has seen it
-    where_room = 8 if cols >= width + 20 else 4
-    where = abbreviate(str(piece.get("where", "")), _SHORT_PLACES, where_room)
-    ident_room = max(cols - width - 1 - 1 - where_room - 1, 2)
-    identity = piece.get("identity") or "?"
-    name = abbreviate(str(identity), _SHORT_KINDS, ident_room)
-    return f"{label} {name:<{ident_room}}{mark}{where:>{where_room}}"[:cols]
+def piece_lines(piece: Mapping[str, Any], cols: int, width: int = 2) -> list[str]:
+    """One of a player's pieces: label (right-aligned in `width`), identity, ``*`` if seen, where it is.
+
+    One line if the whole label, the identity (whole, else its short form)
+    and the place fit in `cols`; else the place goes on the line below.
+    """
+    label = str(piece.get("label", UNKNOWN)).rjust(width)
+    kind = str(piece.get("identity") or UNKNOWN)
+    mark = "*" if piece.get("revealed") else ""  # "*": the rival has seen it
+    where = piece.get("where")
+    place = PLACES.get(str(where), str(where or ""))
+    for name in dict.fromkeys((kind, short_kind(kind, 0))):
+        left = f"{label} {name}{mark}"
+        if len(left) + 1 + len(place) <= cols:
+            return [f"{left}{place:>{cols - len(left)}}"]
+    left = f"{label} {short_kind(kind, cols - len(label) - 1 - len(mark))}{mark}"
+    return [left, place.rjust(cols)] if place else [left]
 
 
-def _body(view: Mapping[str, Any], cols: int) -> list[str]:
-    lines = [_whose_turn(view)]
+def clone_lines(taken: str, made: str, cols: int) -> list[str]:
+    """The Clone (`taken` becomes `made`): on as few lines as fit `cols`, whole names before short ones."""
+    names = [
+        (a, b) for a in dict.fromkeys((taken, short_kind(taken, 0))) for b in dict.fromkeys((made, short_kind(made, 0)))
+    ]
+    layouts = [
+        *([f"Clone: {a} > {b}"] for a, b in names),
+        *([f"Clone: {a}>{b}"] for a, b in names),
+        *([f"Clone: {a}", f"  > {b}"] for a, b in names),
+        *(["Clone:", f" {a} > {b}"] for a, b in names),
+        *(["Clone:", f" {a}>{b}"] for a, b in names),
+        *(["Clone:", f" {a}", f" > {b}"] for a, b in names),
+    ]
+    return next((lines for lines in layouts if all(len(line) <= cols for line in lines)), layouts[-1])
+
+
+def _body(view: Mapping[str, Any], cols: int) -> list[Block]:
+    lines: list[Block] = [_whose_turn(view)]
     if view.get("phase") == SETUP and isinstance(view.get("setup"), Mapping):
         # While setting up, what is left to do matters, not the powers.
         lines.extend(_setup_left(view["setup"], cols))
     else:
         flash = view.get("last_flash")
         if flash:
-            lines.extend(wrap(f"Flash: {flash}", cols, "  "))
+            lines.append(f"Flash: {flash}")
         lines.extend(_powers(view, cols))
     lines.extend(_pieces_lines(view.get("pieces") or [], cols))
     return lines
@@ -138,12 +170,13 @@ def _whose_turn(view: Mapping[str, Any]) -> str:
     return "Your turn" if turn == view.get("player") else f"{turn}'s turn"
 
 
-def _powers(view: Mapping[str, Any], cols: int) -> list[str]:
-    lines = []
+def _powers(view: Mapping[str, Any], cols: int) -> list[Block]:
+    lines: list[Block] = []
     powers = view.get("powers") or {}
     moves = view.get("artificial_light_moves")
     if moves is not None:
-        lines.append(name_value("AL moves", str(moves), cols))
+        names = (f"{ARTIFICIAL_LIGHT} moves", f"{SHORT_KINDS[ARTIFICIAL_LIGHT]} moves")
+        lines.append(name_value(names, str(moves), cols))
     if powers.get("time") in ("ready", "used"):
         lines.append(name_value("Time", str(powers["time"]), cols))
     if powers.get("totem"):
@@ -153,41 +186,44 @@ def _powers(view: Mapping[str, Any], cols: int) -> list[str]:
     return lines
 
 
-def _setup_left(setup: Mapping[str, Any], cols: int) -> list[str]:
-    lines = []
+def _setup_left(setup: Mapping[str, Any], cols: int) -> list[Block]:
+    lines: list[Block] = []
     if setup.get("done"):
-        lines.append("Ready: waiting for")
-        lines.append("the other player")
+        lines.append("Ready: waiting for the other player")
     clone, source = setup.get("clone"), setup.get("clone_from")
     if clone and source:
-        lines.extend(wrap(f"Clone: {source} > {clone}", cols, "  "))
+        lines.append(clone_lines(str(source), str(clone), cols))
     elif clone:
-        lines.extend(wrap(f"Clone: {clone}", cols, "  "))
+        lines.append(f"Clone: {clone}")
     else:
         lines.append("Clone: not chosen")
     board, zero_g = setup.get("on_board"), setup.get("on_zero_g")
     if board is not None and zero_g is not None:
         board, zero_g = f"{board}/{STARTING_POINTS}", f"{zero_g}/{ZERO_G_AT_START}"
-        lines.append(f"Board {board} 0-G {zero_g}" if cols < 22 else f"Board {board}  Zero-G {zero_g}")
+        both = f"Board {board}  Zero-G {zero_g}"
+        lines.append(
+            [both] if len(both) <= cols else [*name_value("Board", board, cols), *name_value("Zero-G", zero_g, cols)]
+        )
     needed = setup.get("needed") or {}
     assigned = setup.get("assigned") or {}
-    short = [
-        f"{abbreviate(str(kind), _SHORT_KINDS, 8)} {assigned.get(kind, 0)}/{count}"
+    still = [
+        name_value((f"  {kind}", f"  {short_kind(str(kind), 0)}"), f"{assigned.get(kind, 0)}/{count}", cols)
         for kind, count in needed.items()
         if assigned.get(kind, 0) != count
     ]
-    if short:
-        lines.extend(wrap("Still: " + ", ".join(short), cols, "  "))
+    if still:
+        lines.append(["Still to label:", *still[0]])  # the heading stays with its first kind
+        lines.extend(still[1:])
     for problem in setup.get("problems") or []:
-        lines.extend(wrap(f"- {problem}", cols, "  "))
+        lines.append(f"- {problem}")
     return lines
 
 
-def _pieces_lines(pieces: Sequence[Mapping[str, Any]], cols: int) -> list[str]:
+def _pieces_lines(pieces: Sequence[Mapping[str, Any]], cols: int) -> list[Block]:
     if not pieces:
         return []
     width = max(len(str(p.get("label", ""))) for p in pieces)
-    return [piece_line(piece, cols, width) for piece in pieces]
+    return [piece_lines(piece, cols, width) for piece in pieces]
 
 
 # -- the setup menu -------------------------------------------------------------------------
@@ -220,7 +256,8 @@ REFUSED = "refused"
 
 Choice = tuple[str, ...]
 """What choosing an item means: ``("label", "7")``, ``("kind", "Shadow")``, ``("finish",)``…"""
-Item = tuple[str, Choice]
+Item = tuple[Block, Choice]
+"""An item's text (one line, or a few: a piece and its place) and what choosing it means."""
 
 
 @dataclass(frozen=True)
@@ -241,11 +278,17 @@ class SetupMenu:
     def press(
         self, view: Mapping[str, Any], key: str, cols: int = 20, rows: int = 4
     ) -> tuple[SetupMenu, Action | None]:
-        """The menu after `key`, and the action to play if the key confirmed one."""
+        """The menu after `key`, and the action to play if the key confirmed one.
+
+        On a screen too small to show the menu, keys do nothing: no choice is made blind.
+        """
+        if is_too_small(cols, rows):
+            return self, None
         if self.mode == REFUSED:
             if key in OK | BACK:
                 return (self.retry or SetupMenu()), None
-            count = len(text_pages("", REFUSED, self.refusal or "", cols, rows))
+            player = str(view.get("player", "")) if isinstance(view, Mapping) else ""
+            count = len(text_pages(player, "Refused", self.refusal or "", cols, rows))
             step = -1 if key in UP else 1 if key in DOWN else 0
             return replace(self, page=min(max(self.page + step, 0), count - 1)), None
         if not in_setup(view) or key not in MENU_KEYS:
@@ -270,6 +313,8 @@ class SetupMenu:
 
     def lines(self, view: Mapping[str, Any], cols: int, rows: int) -> Page:
         """The screen for `view`: exactly `rows` lines of at most `cols` characters."""
+        if is_too_small(cols, rows):
+            return too_small(cols, rows)
         player = str(view.get("player", "")) if isinstance(view, Mapping) else ""
         if self.mode == REFUSED:
             shown = text_pages(player, "Refused", self.refusal or "", cols, rows)
@@ -278,17 +323,17 @@ class SetupMenu:
             return fit([player, "Setup finished."], cols, rows)
         items = self._items(view, cols - 1)
         texts = [text for text, _choice in items]
-        return menu_page(player, self._mark(view, cols), texts, self._cursor(view, items), cols, rows)
+        return menu_page(player, self._mark(view), texts, self._cursor(view, items), cols, rows)
 
-    def _mark(self, view: Mapping[str, Any], cols: int) -> str:
+    def _mark(self, view: Mapping[str, Any]) -> str | tuple[str, ...]:
         if self.mode == CLONE_FROM_LIST:
             return "Clone from"
         if self.mode == CLONE_TO_LIST:
             return "Clone to"
         if self.mode == KIND:
             return f"Label {self.label}"
-        if self.mode == PLACE:
-            return f"{self.label} {short_kind(str(self.kind), max(cols // 2 - 3, 2))}"
+        if self.mode == PLACE:  # the label and its identity: whole, else short, else on a line of its own
+            return (f"{self.label} {self.kind}", f"{self.label} {short_kind(str(self.kind), 0)}")
         pieces = _pieces(view)
         return f"Setup {sum(1 for p in pieces if p.get('identity'))}/{len(pieces)}"
 
@@ -310,8 +355,7 @@ class SetupMenu:
                 if needed and not needed.get(kind) and kind != current:
                     continue  # a kind this table plays without
                 count = f"{assigned.get(kind, 0)}/{needed.get(kind, '?')}"
-                room = max(width - len(count) - 1, 2)
-                items.append((f"{short_kind(kind, room):<{room}} {count}", ("kind", kind)))
+                items.append((name_value((kind, short_kind(kind, 0)), count, width), ("kind", kind)))
             if current:
                 items.append(("Take back", ("take back",)))
             return items
@@ -320,7 +364,7 @@ class SetupMenu:
                 ("Board", f"{setup.get('on_board', '?')}/{STARTING_POINTS}", BOARD),
                 ("Zero-G", f"{setup.get('on_zero_g', '?')}/{ZERO_G_AT_START}", ZERO_G),
             )
-            return [(f"{name:<{max(width - len(count), 1)}}{count}", ("place", where)) for name, count, where in places]
+            return [(name_value(name, count, width), ("place", where)) for name, count, where in places]
         return _main_items(view, width)
 
     def _cursor(self, view: Mapping[str, Any], items: Sequence[Item]) -> int:
@@ -419,18 +463,13 @@ def _before_clone(setup: Mapping[str, Any]) -> dict[str, int]:
 def _main_items(view: Mapping[str, Any], width: int) -> list[Item]:
     setup: Mapping[str, Any] = view.get("setup") or {}
     taken, made = setup.get("clone_from"), setup.get("clone")
-    if taken and made:
-        room = max(width - len("Clone: >"), 2)
-        first = short_kind(str(taken), room // 2)
-        clone = f"Clone: {first}>{short_kind(str(made), room - len(first))}"
-    else:
-        clone = "Clone: choose"
+    clone: Block = clone_lines(str(taken), str(made), width) if taken and made else "Clone: choose"
     items: list[Item] = [(clone, ("clone",))]
     pieces = _pieces(view)
     label_width = max((len(str(p.get("label", ""))) for p in pieces), default=2)
     for piece in pieces:
         shown = {"label": piece.get("label"), "identity": piece.get("identity"), "where": piece.get("where")}
-        items.append((piece_line(shown, max(width, 1), label_width), ("label", str(piece.get("label")))))
+        items.append((piece_lines(shown, max(width, 1), label_width), ("label", str(piece.get("label")))))
     items.append(("Finish setup", ("finish",)))
     return items
 

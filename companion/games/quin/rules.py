@@ -101,6 +101,7 @@ class Clone(Action):
     """Choose the Clone: the face it replaces (any but Light and Shadow) and what it becomes."""
 
     type = "clone"
+    private = True
     player: Seat
     taken: str = key("from")
     made: str = key("to")
@@ -111,6 +112,7 @@ class Assign(Action):
     """Give a label an identity and a place: ``"board"`` (a starting point) or ``"zero-g"``."""
 
     type = "assign"
+    private = True
     player: Seat
     label: PieceLabel
     identity: str
@@ -122,6 +124,7 @@ class Unassign(Action):
     """Take a label's identity back."""
 
     type = "unassign"
+    private = True
     player: Seat
     label: PieceLabel
 
@@ -131,6 +134,7 @@ class SetupDone(Action):
     """Finish one's private setup (it cannot be changed afterwards)."""
 
     type = "setup_done"
+    private = True
     player: Seat
 
 
@@ -141,6 +145,7 @@ class Setup(Action):
     identities."""
 
     type = "setup"
+    private = True
     player: Seat
     clone: Mapping[str, str]
     board: Mapping[str, str]

@@ -148,7 +148,7 @@ def public_view(state: QuinState) -> View:
         "first": state.first,
         "players": players,
         "this_turn": [news(state, step) for step in state.this_turn.steps],
-        "held": list(state.this_turn.held),
+        "held": sorted(set(state.this_turn.held), key=int),  # in the order kept, the Memory of a swap came first
         "last_move": (
             {"player": state.last_move[0], "steps": [news(state, step) for step in state.last_move[1]]}
             if state.last_move
