@@ -74,6 +74,50 @@ def test_pairing_question_and_status_strip(ui: Any, tmp_path: Path, quin: Sessio
     ui.settle()
 
 
+def test_a_display_that_cannot_prove_it_is_anns_is_shown_as_a_warning(
+    ui: Any, tmp_path: Path, quin: Session, hub: DisplayHub
+) -> None:
+    """Issue 13: 'The shared screen says "A display claims to be Ann's but could not prove it", and the status
+    strip never shows it as Ann's. Re-pairing a replaced display is one deliberate step on the touchscreen.'"""
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.modalview import ModalView
+
+    from ui.widgets.displays import DisplayStatusStrip
+
+    hub.attach(quin)
+    holder = ModalView(size_hint=(1, 1), auto_dismiss=False)
+    box = BoxLayout(orientation="vertical")
+    strip = DisplayStatusStrip(hub=hub)
+    box.add_widget(strip)
+    box.add_widget(BoxLayout())
+    holder.add_widget(box)
+    holder.open()
+    with PtyDisplay(DisplayCore("emu-ann", 21, 8), link=tmp_path / "ports" / "usb-ann") as real:
+        assert ui.wait_until(lambda: strip.popup is not None)
+        ui.tap(ui.find_text(strip.popup, "Ann"))
+        assert real.core.wait_for(lambda core: core.screen()[0].startswith("Ann"))
+        impostor = PtyDisplay(DisplayCore("emu-ann", 21, 8), link=tmp_path / "ports" / "usb-other").plug()
+        try:
+            warning = "A display claims to be Ann's but could not prove it"
+            assert ui.wait_until(lambda: any(warning in c.text for c in strip.ids.chips.children))
+            ui.settle()
+            assert strip.popup is None, "a claim is never asked about by itself"
+            chips = [c.text for c in strip.ids.chips.children[::-1]]
+            assert chips[:2] == ["Ann: display on", "Bo: no display"]
+            ui.screenshot("display-impostor.png")
+            ui.tap(next(c for c in strip.ids.chips.children if warning in c.text))
+            assert ui.wait_until(lambda: strip.popup is not None)
+            assert strip.popup.question.startswith(warning)
+            ui.screenshot("display-impostor-repair.png")
+            ui.tap(ui.find_text(strip.popup, "Ann"))  # the one deliberate step: it is Ann's new display
+            assert impostor.core.wait_for(lambda core: core.screen()[0].startswith("Ann"))
+        finally:
+            impostor.close()
+    strip.close()
+    holder.dismiss()
+    ui.settle()
+
+
 def test_emulator_window_shows_a_private_view(ui: Any, tmp_path: Path, quin: Session, hub: DisplayHub) -> None:
     from kivy.uix.modalview import ModalView
 

@@ -48,7 +48,7 @@ def spaced(code: str) -> str:
 def chip_text(status: DisplayStatus) -> str:
     """One chip's words: whose display and how it is."""
     if status.player is None and status.sentence is not None:
-        return f"{status.sentence}. Tap to pair it ({spaced(status.code or '')})"
+        return f"{status.sentence}.\nTap to pair it ({spaced(status.code or '')})"
     if status.player is None:
         return f"New display {spaced(status.code or '')}: tap to pair"
     words = {
@@ -78,19 +78,27 @@ class PairingPopup(Popup):
     question = StringProperty("")
 
     def __init__(
-        self, *, code: str, players: Sequence[str], on_choice: Callable[[str, str], Any], **kwargs: Any
+        self,
+        *,
+        code: str,
+        players: Sequence[str],
+        on_choice: Callable[[str, str], Any],
+        warning: str | None = None,
+        **kwargs: Any,
     ) -> None:
         load_kv()
         self._on_choice = on_choice
         super().__init__(**kwargs)
         self.code = code
         self.question = f"Whose display shows {spaced(code)}?"
+        if warning is not None:
+            self.question = f"{warning}.\n{self.question}"
         for player in players:
             button = Factory.PlayerChoice(text=player)
             button.bind(on_release=lambda _b, player=player: self.choose(player))
             self.ids.players.add_widget(button)
         # Room for the question, one big button per player and "Not now"; never taller than the window.
-        wanted = dp(150) + len(players) * dp(64) + dp(56)
+        wanted = dp(150) + len(players) * dp(64) + dp(56) + (dp(64) if warning is not None else 0)
         self.height = min(wanted, Window.height * 0.95)
 
     def choose(self, player: str) -> None:
@@ -133,12 +141,14 @@ class DisplayStatusStrip(BoxLayout):
             chips.add_widget(
                 DisplayChip(
                     text=chip_text(status),
-                    state_colour=_COLOURS[status.state],
+                    state_colour=theme.WARN if status.claims else _COLOURS[status.state],
                     code=status.code or "",
                     owner=self,
                 )
             )
-        waiting = [s.code for s in self.statuses if s.player is None and s.code]
+        # A display that claimed someone's identity without proving it is not asked about by itself:
+        # pairing it is a deliberate step (a tap on its warning), never a popup to wave away.
+        waiting = [s.code for s in self.statuses if s.player is None and s.code and s.claims is None]
         if self.ask_automatically and self.popup is None:
             fresh = [code for code in waiting if code not in self._asked]
             if fresh:
@@ -152,7 +162,8 @@ class DisplayStatusStrip(BoxLayout):
         if not players:
             return None
         self._asked.add(code)
-        self.popup = PairingPopup(code=code, players=players, on_choice=self._pair)
+        warning = next((s.sentence for s in self.statuses if s.code == code), None)
+        self.popup = PairingPopup(code=code, players=players, on_choice=self._pair, warning=warning)
         self.popup.bind(on_dismiss=self._closed)
         self.popup.open()
         return self.popup
