@@ -115,7 +115,7 @@ def _baseline(frame: bytes, rounds: int) -> list[float]:
 def run() -> list[str]:
     folder = Path(tempfile.mkdtemp(prefix="bench-display-"))
     try:
-        return _run(folder) + _handshake(folder)
+        return _run(folder) + _handshake(folder) + _flood(folder)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -235,3 +235,41 @@ def _run(folder: Path) -> list[str]:
 if __name__ == "__main__":
     for text in run():
         print(text)
+
+
+FLOOD = 20_000
+
+
+def _flood(folder: Path) -> list[str]:
+    """CPU for 20,000 HELLOs from a paired display (each gets its screen again), against 20,000 PONGs (ignored)."""
+    ports = folder / "flood-ports"
+    ports.mkdir()
+    store = Store.open(folder / "flood.db")
+    session = Session.start(store, "quin", Options.for_names("Ann", "Bo"), dice=RandomDice.seeded(7))
+    hub = DisplayHub(folder / "flood-pairings.json", ports=[str(ports / "*")], scan_interval=0.05).start()
+    core = DisplayCore("bench-flood", 21, 8)
+    display = PtyDisplay(core, link=ports / "flood").plug()
+    try:
+        hub.attach(session)
+        _wait(lambda: core.pair_code is not None)
+        hub.pair(core.pair_code or "", "Ann")
+        _wait(lambda: core.text().startswith("Ann"))
+        link = hub.displays()[0][0]
+
+        def cpu_for(frame: bytes) -> float:
+            before, frames = time.process_time(), link.stats.frames
+            for _ in range(FLOOD // 1000):
+                display.write(frame * 1000)
+            _wait(lambda: link.stats.frames >= frames + FLOOD, timeout=120)
+            return time.process_time() - before
+
+        pongs = cpu_for(protocol.encode_frame(protocol.PONG, b"x"))
+        hellos = cpu_for(core.hello_frame())
+    finally:
+        hub.close()
+        display.close()
+        store.close()
+    return [
+        _line(f"{FLOOD:,} HELLOs: CPU of this process", f"{hellos:.2f} s", f"{pongs:.2f} s")
+        + f"   ratio {hellos / pongs:5.2f}   (baseline: as many PONGs, which cost nothing but reading)"
+    ]
