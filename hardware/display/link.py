@@ -489,6 +489,11 @@ class PortScanner:
                 continue  # the link vanished while we looked: it is gone
             with self._lock:
                 link = self._links.get(key)
+                if link is not None and not link.is_open:
+                    # It died before it was ours to forget (lost while being opened): its port
+                    # name may belong to a new device already, so open that one.
+                    del self._links[key]
+                    link = None
             if link is not None:
                 if link.hello is None and now - link.asked_at >= self.ask_every:
                     link.ask_unanswered()  # a device that was still starting up missed the first question

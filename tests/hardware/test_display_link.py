@@ -208,6 +208,27 @@ def test_scanner_opens_reopens_and_never_opens_a_device_twice(tmp_path: Path, ev
         assert [link.port for link in scanner.links] == [str(ports / "usb-display-2")]
 
 
+def test_a_link_lost_while_being_opened_is_never_kept(tmp_path: Path, events: Events) -> None:
+    """A display unplugged while the scanner was opening it left a dead link under its port's name, so the next
+    device given that name was never opened and its display stayed blank (the fuzz test's rare failure)."""
+    ports = tmp_path / "by-id"
+    opened: list[DisplayLink] = []
+
+    def opener(port: str, **handlers: Any) -> DisplayLink:
+        link = DisplayLink.open(port, **handlers)
+        if not opened:
+            link.close()  # gone before the scanner has noted it as open
+        opened.append(link)
+        return link
+
+    with (
+        PtyDisplay(DisplayCore("emu-bo"), link=ports / "usb-display-1"),
+        PortScanner([str(ports / "*")], interval=0.05, opener=opener, **events.handlers()) as scanner,
+    ):
+        assert wait_until(lambda: events.hellos), "the port was never opened again"
+        assert len(opened) == 2 and scanner.links == [opened[1]]
+
+
 def test_scanner_asks_again_a_device_that_was_slow_to_start(tmp_path: Path, events: Events) -> None:
     master, slave = os.openpty()
     tty.setraw(slave)
