@@ -118,6 +118,10 @@ def _parser() -> argparse.ArgumentParser:
 
     history_cmd = commands.add_parser("history", help="list finished games and wins per player")
     history_cmd.add_argument("--db", type=Path, help="games database (default: in the user data directory)")
+    history_cmd.add_argument("--page", type=int, default=1, help="which page of games, newest first (default 1)")
+    history_cmd.add_argument(
+        "--per-page", type=int, default=HISTORY_PAGE, help=f"games a page (default {HISTORY_PAGE})"
+    )
 
     check_cmd = commands.add_parser(
         "check",
@@ -289,6 +293,9 @@ def show_config(args: argparse.Namespace) -> int:
     return 0
 
 
+HISTORY_PAGE = 50
+
+
 def history(args: argparse.Namespace) -> int:
     """Finished games and wins, read without locking, moving or writing anything."""
     path = args.db or paths.database_path()
@@ -300,12 +307,21 @@ def history(args: argparse.Namespace) -> int:
     except StoreRefused as refused:
         print(f"companion history: {refused}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.page < 1 or args.per_page < 1:
+        print("companion history: --page and --per-page count from 1.", file=sys.stderr)
+        return EXIT_BAD_INPUT
     with store:
         lines = []
-        for game in store.finished(limit=1000):
+        games = store.finished(limit=None)  # every one: the page says where it is among them, never a silent cap
+        first = (args.page - 1) * args.per_page
+        for game in games[first : first + args.per_page]:
             players = ", ".join(p["name"] for p in game.options.get("players", []))
             winners = ", ".join((game.outcome or {}).get("winners", [])) or "tie"
             lines.append(f"{game.game}\t{players}\twon by {winners}\t{round(game.elapsed)} s")
+        if len(games) > args.per_page or args.page > 1:  # one page holds them all: nothing to say
+            shown = f"{first + 1}–{min(first + args.per_page, len(games))}" if first < len(games) else "none"
+            more = f"; --page {args.page + 1} for older ones" if first + args.per_page < len(games) else ""
+            lines.append(f"Games {shown} of {len(games):,}, newest first{more}.")
         for name, count in store.win_counts().items():
             lines.append(f"{name}: {count} win{'s' if count != 1 else ''}")
         if store.notice:  # damage found (and read around): the file is left for the app or `companion check`

@@ -458,16 +458,17 @@ class Store:
         )
         return int(rows[0][0]) if rows else 0
 
-    def finished(self, limit: int = 50) -> list[GameRecord]:
-        """Finished games, newest first (abandoned ones left out)."""
+    def finished(self, limit: int | None = 50, offset: int = 0) -> list[GameRecord]:
+        """Finished games, newest first (abandoned ones left out): `limit` of them (None: all) after `offset`."""
         found = self._guarded(
             lambda: [
                 g
                 for g in self._games("WHERE finished_at IS NOT NULL ORDER BY finished_at DESC, id DESC")
                 if (g.outcome or {}).get("reason") != ABANDONED
-            ][:limit]
+            ]
         )
-        return found or []
+        games = found or []
+        return games[offset:] if limit is None else games[offset : offset + limit]
 
     def counts(self) -> tuple[int, int]:
         """How many games (of every kind: finished, unfinished, abandoned) and moves the file holds."""
@@ -477,7 +478,7 @@ class Store:
     def win_counts(self) -> dict[str, int]:
         """Games won per player name, over every finished game on this appliance."""
         counts: dict[str, int] = {}
-        for game in self.finished(limit=10**9):
+        for game in self.finished(limit=None):
             for name in (game.outcome or {}).get("winners", []):
                 counts[name] = counts.get(name, 0) + 1
         return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))

@@ -427,3 +427,24 @@ def test_a_config_typo_is_a_sentence_naming_the_key(tmp_path):
     done = companion("config", "--check", home=tmp_path)
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert len(done.stdout.splitlines()) == 1 and "hardware" in done.stdout and done.stdout.rstrip().endswith(".")
+
+
+def test_history_of_2000_games_pages_with_no_silent_cap(tmp_path):
+    """Issue 14: "`companion history` silently lists only 1,000 games." Now every game is on some page, and each
+    page says where it is among them."""
+    from bench.bench_store import games_file
+
+    db = tmp_path / "games.db"
+    games_file(db, games=2000, moves=1)
+    first = companion("history", "--db", str(db), home=tmp_path)
+    assert first.returncode == 0, first.stderr
+    lines = first.stdout.splitlines()
+    assert len([line for line in lines if line.startswith("quintet\t")]) == 50
+    assert "Games 1–50 of 2,000, newest first; --page 2 for older ones." in lines
+    assert "Ann: 2000 wins" in lines, "the wins count every game, not a page"
+    last = companion("history", "--db", str(db), "--page", "20", "--per-page", "100", home=tmp_path)
+    assert "Games 1901–2000 of 2,000, newest first." in last.stdout.splitlines()
+    shown = [line for line in last.stdout.splitlines() if line.startswith("quintet\t")]
+    assert len(shown) == 100
+    bad = companion("history", "--db", str(db), "--page", "0", home=tmp_path)
+    assert bad.returncode != 0 and bad.stderr.strip() == "companion history: --page and --per-page count from 1."
