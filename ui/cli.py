@@ -46,6 +46,9 @@ def _main(argv: Sequence[str] | None) -> int:
         from hardware.display.emulator import main as emulator_main
 
         def window(display: Any) -> int:
+            from ui import boot
+
+            boot.prepare()  # Kivy's config and logs in our own directory, and a quiet start, as for the app
             from ui.display_emulator import run_window
 
             return run_window(display)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
 from kivy.factory import Factory
-from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import Screen
@@ -176,9 +176,30 @@ class GameScreen(Screen):
 
 
 class GameMenu(Popup):
-    """The game menu: pause the clock, go home keeping the game, or end it."""
+    """The game menu: pause the clock, go home keeping the game, or end it.
+
+    As tall as its title and buttons need (issue 14: with a fixed share of a
+    480-pixel screen, the first button covered the title): `frame_height` is
+    Popup's own part, its padding, title and separator, measured from Kivy's
+    Popup rule; the kv adds the buttons' height.
+    """
 
     screen = ObjectProperty(None)
+    frame_height = NumericProperty(0)
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        super().on_kv_post(base_widget)
+        frame = self._container.parent  # Popup's column: title, separator, then the container for our buttons
+        for part in frame.children:
+            part.bind(height=self._measure)
+        frame.bind(padding=self._measure, spacing=self._measure)
+        self._measure()
+
+    def _measure(self, *_: Any) -> None:
+        frame = self._container.parent
+        parts = [part for part in frame.children if part.size_hint_y is None]  # all but the container
+        _, top, _, bottom = frame.padding
+        self.frame_height = top + bottom + sum(part.height for part in parts) + frame.spacing[1] * len(parts)
 
 
 class TopBar(BoxLayout):
