@@ -90,7 +90,7 @@ def load(path: Path) -> tuple[Config, list[str]]:
 
     A missing file is the defaults with no complaint. A file that is not TOML
     is the defaults with one sentence. A bad hardware value makes the hardware
-    simulated; a bad game table is left out (the game uses its own numbers).
+    simulated; a game setting the game cannot use is left out (the game uses its own value).
     """
     try:
         if not path.exists():
@@ -224,10 +224,105 @@ def _games(value: Any, problems: list[str]) -> dict[str, dict[str, Any]]:
         if name not in known:
             problems.append(f"Config file: games.{_key(name)} is not a game (the games: {', '.join(known)}); ignored.")
         elif isinstance(table, Mapping):
-            kept[name] = dict(table)
+            kept[name], found = game_settings(name, table)
+            problems.extend(found)
         else:
             problems.append(f"Config file: games.{_key(name)} must be a table; ignored.")
     return kept
+
+
+def game_settings(name: str, table: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The `[games.<name>]` table without what game `name` cannot use, and a sentence for each thing left out.
+
+    The game's own ``settings.read`` judges, so `companion config --check` and starting the game agree;
+    a key missing from the game's ``DEFAULTS`` (if it lists them) is not one of its settings.
+    Each setting is tried on its own first: a bad one falls back to the game's own value (each entry of
+    a table the game lists in ``EACH_ENTRY_ALONE``, such as Quark's atoms, falls back alone). If the
+    settings left are good one by one but not together, the game uses all its own settings.
+    """
+    from companion.games import facts, settings_module
+
+    module: Any = settings_module(name)
+    title = facts(name).title
+    defaults: Mapping[str, Any] | None = getattr(module, "DEFAULTS", None)
+    problems: list[str] = []
+    if defaults is not None:  # the game lists its settings: a misspelt one is named, not silently unused
+        for key in table:
+            if key not in defaults:
+                problems.append(
+                    f"Config file: games.{_key(name)}.{_short(_key(key), 40)} is not a {title} setting "
+                    f"(its settings: {', '.join(defaults)}); ignored."
+                )
+        table = {key: value for key, value in table.items() if key in defaults}
+    if _fault(module, table) is None:
+        return dict(table), problems
+    defaults = defaults or {}
+    alone: tuple[str, ...] = getattr(module, "EACH_ENTRY_ALONE", ())
+    kept: dict[str, Any] = {}
+    for key, value in table.items():
+        if key in alone and isinstance(value, Mapping):
+            entries = {}
+            own = defaults.get(key, {})
+            for entry, entry_value in value.items():
+                fault = _fault(module, {key: {entry: entry_value}})
+                if fault is None:
+                    entries[entry] = entry_value
+                else:
+                    where = f"{_key(key)}.{_key(entry)}"
+                    problems.append(_fallback(name, title, where, fault, own.get(entry)))
+            kept[key] = entries
+        else:
+            fault = _fault(module, {key: value})
+            if fault is None:
+                kept[key] = value
+            else:
+                problems.append(_fallback(name, title, _key(key), fault, defaults.get(key)))
+    fault = _fault(module, kept)
+    if fault is not None:
+        problems.append(
+            f"Config file: [games.{_key(name)}]: {_short(fault.rstrip('.'), 250)}; these settings do not fit "
+            f"together, so {title} uses all its own settings."
+        )
+        return {}, problems
+    return kept, problems
+
+
+def _fault(module: Any, raw: Mapping[str, Any]) -> str | None:
+    """The game's sentence refusing the settings `raw`, or None if it takes them."""
+    from companion.game import SetupError
+
+    try:
+        module.read(raw)
+    except SetupError as error:
+        return str(error)
+    except Exception as error:  # a game's reader tripping on an odd value must not stop the start-up
+        return f"the value could not be read ({type(error).__name__})"
+    return None
+
+
+def _fallback(game: str, title: str, key: str, fault: str, own: Any) -> str:
+    """One sentence: the game's reason, and what the game uses instead."""
+    key = _short(key, 40)
+    if own is None:
+        instead = "ignored"
+    else:
+        written = _toml(own)  # a long default (all of Quark's atoms) is not worth the line it would take
+        instead = f"{title} uses its own {key}" + (f" = {written}" if len(written) <= 80 else "")
+    sentence = f"Config file: games.{_key(game)}.{key}: {_short(fault.rstrip('.'), 220)}; {instead}"
+    return _short(sentence, 398) + "."
+
+
+def _toml(value: Any) -> str:
+    """A value as the config file would write it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, Mapping):
+        return "{ " + ", ".join(f"{_key(k)} = {_toml(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(map(_toml, value)) + "]"
+    return str(value)
 
 
 def _key(name: Any) -> str:

@@ -17,6 +17,10 @@ roles, and `Game.from_package` assembles them into the registry entry:
   with ``public_event = everything_public``), and the sentences a table reads.
 - ``settings.py``: ``read(raw) -> settings``: its ``[games.<name>]`` table
   parsed and checked (`SetupError` with one sentence), defaults filled in.
+  Optionally ``DEFAULTS`` (its settings as the config file writes them, so a
+  misspelt key is named and a bad value falls back to the game's own) and
+  ``EACH_ENTRY_ALONE`` (tables whose entries are checked one by one, like
+  Quark's atoms); see `companion.config.game_settings`.
 - ``display.py`` (only a game with private views): what a small player
   display shows, and which display keys become which actions.
 

@@ -43,6 +43,15 @@ def facts(name: str) -> Facts:
     return importlib.import_module(_packages()[name]).FACTS  # type: ignore[no-any-return]
 
 
+def settings_module(name: str) -> ModuleType:
+    """Game `name`'s ``settings`` module, without loading its rules (the config is checked at start-up)."""
+    if name in _extra:
+        return _extra[name].settings  # type: ignore[return-value]
+    if name not in _packages():
+        raise LookupError(f"There is no game called {name!r}; the games are: {', '.join(names())}.")
+    return importlib.import_module(f"{_packages()[name]}.settings")
+
+
 def names() -> list[str]:
     """Every game's name, in the order the home screen lists them."""
     return [*_packages(), *_extra]

@@ -26,12 +26,13 @@ def test_the_readme_example_is_valid_and_means_the_defaults():
 def test_a_good_file(tmp_path):
     path = tmp_path / "c.toml"
     path.write_text(
-        "[race]\nbuttons = [5, 6]\nleds = [13, 19]\nbuzzer = 26\ntie_window_ms = 2.5\n[games.quark]\nx = 1\n"
+        "[race]\nbuttons = [5, 6]\nleds = [13, 19]\nbuzzer = 26\ntie_window_ms = 2.5\n"
+        "[games.quark.atoms]\nHelium = [2, 2, 2, 45]\n"
     )
     parsed, problems = config.load(path)
     assert problems == []
     assert parsed.race == RaceConfig((5, 6), (13, 19), 26, 2.5)
-    assert parsed.settings_for("quark") == {"x": 1}
+    assert parsed.settings_for("quark") == {"atoms": {"Helium": [2, 2, 2, 45]}}
 
 
 @pytest.mark.parametrize(

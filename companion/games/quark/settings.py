@@ -22,6 +22,12 @@ NUMBERS = ("protons", "neutrons", "electrons", "points")
 
 MOST = 999  # a sanity bound on any one number of an Atom card
 
+DEFAULTS: Mapping[str, Any] = {"atoms": {a.name: [getattr(a, n) for n in NUMBERS] for a in DEFAULT_ATOMS}}
+"""Quark's own settings as the config file writes them: what a setting it cannot use falls back to."""
+
+EACH_ENTRY_ALONE = ("atoms",)
+"""Tables whose entries stand alone: one bad atom falls back to our own (or is left out), the others are kept."""
+
 
 @dataclass(frozen=True)
 class QuarkSettings:

@@ -14,6 +14,9 @@ from typing import Any
 from companion.game import SetupError
 from companion.games.quin.pieces import ADJUSTABLE, ADJUSTABLE_SUM, CAPTURE_RULES, DEFAULT_ADJUSTABLE, parse_kind
 
+DEFAULTS: Mapping[str, Any] = {"capture_rule": "key", "pieces": {kind: DEFAULT_ADJUSTABLE[kind] for kind in ADJUSTABLE}}
+"""Quin's own settings as the config file writes them: what a setting it cannot use falls back to."""
+
 
 @dataclass(frozen=True)
 class QuinSettings:
@@ -30,30 +33,32 @@ def read(raw: Mapping[str, Any]) -> QuinSettings:
     rule = raw.get("capture_rule", "key")
     if not isinstance(rule, str) or rule.strip().lower() not in CAPTURE_RULES:
         raise SetupError(
-            f'The setting "capture_rule" must be "key" (the Key\'s capture table) or "arcade" '
+            f'The Quin setting "capture_rule" must be "key" (the Key\'s capture table) or "arcade" '
             f"(every piece but Memory and Reflector captures what it flashes); it is {rule!r}."
         )
     given = raw.get("pieces", {})
     if given is None:
         given = {}
     if not isinstance(given, Mapping):
-        raise SetupError('The setting "pieces" must map Reflector, Memory, Peripheral and Void to counts.')
+        raise SetupError('The Quin setting "pieces" must map Reflector, Memory, Peripheral and Void to counts.')
     chosen = dict(DEFAULT_ADJUSTABLE)
     for name, value in given.items():
         kind = parse_kind(name)
         if kind not in ADJUSTABLE:
             raise SetupError(
-                'The setting "pieces" may set only Reflector, Memory, Peripheral and Void; '
+                'The Quin setting "pieces" may set only Reflector, Memory, Peripheral and Void; '
                 f"{name!r} is not one of them."
             )
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise SetupError(f'The setting "pieces" needs a whole number of {kind} pieces, 0 or more; it is {value!r}.')
+            raise SetupError(
+                f'The Quin setting "pieces" needs a whole number of {kind} pieces, 0 or more; it is {value!r}.'
+            )
         chosen[kind] = value
     total = sum(chosen.values())
     if total != ADJUSTABLE_SUM:
         listed = ", ".join(f"{k} {chosen[k]}" for k in ADJUSTABLE)
         raise SetupError(
-            f'The setting "pieces" must add up to {ADJUSTABLE_SUM} so each side has 17 pieces; '
+            f'The Quin setting "pieces" must add up to {ADJUSTABLE_SUM} so each side has 17 pieces; '
             f"{listed} add up to {total}."
         )
     return QuinSettings(tuple((k, chosen[k]) for k in ADJUSTABLE), rule.strip().lower())
