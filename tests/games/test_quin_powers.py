@@ -6,7 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from companion.game import RuleError
+from companion.dice import RandomDice
+from companion.game import Options, RuleError
 from companion.games.quin.examples import EXAMPLE_BOARD, EXAMPLE_ZERO_G, example_setup
 from companion.games.quin.pieces import ARTIFICIAL_LIGHT, KINDS, LABELS, LIGHT, MEMORY, TIME
 from companion.games.quin.rules import (
@@ -25,6 +26,8 @@ from companion.games.quin.rules import (
     Unassign,
     UseTime,
 )
+from companion.session import Session
+from companion.store import Store
 from tests.support.quin import (
     ANN,
     BO,
@@ -247,12 +250,71 @@ def test_a_shadow_lost_to_annihilation_counts_as_gone():
     assert GAME.private_view(state, ANN)["artificial_light_moves"] == 5
 
 
-def test_a_resurrected_shadow_ends_the_acceleration_for_good():
+ACCELERATION = (
+    "After both of your Shadows have been captured, your Artificial Lights' Moves # is Accelerated to 5, "
+    "for the remainder of the game, or until your Shadow is Resurrected."
+)
+"""The rules text; RULINGS.md reads it as: 5 whenever both Shadows are off the board, a resurrected
+Shadow ends it, and it starts again if both are captured again."""
+
+
+def al_moves(state, player=ANN):
+    return GAME.private_view(state, player)["artificial_light_moves"]
+
+
+def test_a_resurrected_shadow_ends_the_acceleration_until_both_are_captured_again():
+    """ACCELERATION: "... or until your Shadow is Resurrected"; captured again, both gone, 5 again."""
     state = act(started(), pass_(ANN), flash(BO, "8", "2"), pass_(ANN), flash(BO, "10", "3"), pass_(ANN), pass_(BO))
-    assert GAME.private_view(state, ANN)["artificial_light_moves"] == 5
-    state = act(state, resurrect("2"), pass_(ANN), flash(BO, "4", "2"))  # resurrected, then captured again
+    assert al_moves(state) == 5
+    state = act(state, resurrect("2"))
+    assert al_moves(state) == 2  # the Resurrection ends it
+    state = act(state, pass_(ANN), flash(BO, "4", "2"))  # resurrected, then captured again
     assert all(state.piece(ANN, label).taken for label in ("2", "3"))
-    assert GAME.private_view(state, ANN)["artificial_light_moves"] == 2
+    assert al_moves(state) == 5
+    assert {p["label"]: p["moves"] for p in GAME.private_view(state, ANN)["pieces"]}["11"] == 5
+
+
+def test_losing_both_shadows_after_one_was_resurrected_while_the_other_stood_accelerates():
+    """ACCELERATION: "After both of your Shadows have been captured" counts from any moment, even after
+    the Totem brought one Shadow back while the other was still on the board (issue 14)."""
+    state = act(started(), pass_(ANN), flash(BO, "8", "2"), pass_(ANN), pass_(BO))  # Shadow 2 captured, 3 stands
+    state = act(state, resurrect("2"), pass_(ANN))  # back while Shadow 3 is still on the board
+    assert al_moves(state) == 2
+    state = act(state, flash(BO, "10", "3"), pass_(ANN))  # Bo's Void takes Shadow 3
+    assert al_moves(state) == 2  # one Shadow is not enough
+    state = act(state, flash(BO, "4", "2"))  # and his Time the resurrected Shadow 2
+    assert al_moves(state) == 5
+    assert al_moves(state, BO) == 2
+
+
+def test_undo_takes_the_acceleration_back_and_redo_brings_it_again(tmp_path):
+    """ACCELERATION read from the board: undoing the capture of the second Shadow gives back Moves # 2,
+    undoing the Resurrection gives back 5, through a real Session and its store."""
+    with Store.open(tmp_path / "quin.sqlite") as store:
+        session = Session.start(store, "quin", Options.for_names(ANN, BO), dice=RandomDice.seeded(7))
+        for action in (
+            example_setup(ANN),
+            example_setup(BO),
+            pass_(ANN),
+            flash(BO, "8", "2"),
+            pass_(ANN),
+            flash(BO, "10", "3"),
+            pass_(ANN),
+            pass_(BO),
+        ):
+            session.act(action)
+        assert session.view_for(ANN)["artificial_light_moves"] == 5
+        session.act(resurrect("2"))
+        assert session.view_for(ANN)["artificial_light_moves"] == 2
+        session.undo()
+        assert session.view_for(ANN)["artificial_light_moves"] == 5
+        session.redo()
+        assert session.view_for(ANN)["artificial_light_moves"] == 2
+        for action in (pass_(ANN), flash(BO, "4", "2")):
+            session.act(action)
+        assert session.view_for(ANN)["artificial_light_moves"] == 5
+        session.undo()
+        assert session.view_for(ANN)["artificial_light_moves"] == 2
 
 
 # -- Void Gravity and Reflector ----------------------------------------------------------------------------

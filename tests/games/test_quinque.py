@@ -14,7 +14,9 @@ from companion.games.quinque.board import open_spaces
 from companion.games.quinque.rules import (
     Add,
     Mark,
+    Move,
     MoveSkipped,
+    Skip,
     SkydiverMarked,
     TileAdded,
     TurnEnded,
@@ -173,7 +175,8 @@ def test_no_tiles_left_means_marking_on_the_formation():
     state = board("A.B.", "....", turn=ANN, step="mark", tiles_left=(0, 3))
     with pytest.raises(RuleError, match="Ann has no tiles left"):
         act(state, add(ANN, (2, 0), "nw"))
-    assert all(isinstance(a, Mark) for a in legal_actions(state, ANN))
+    assert not any(isinstance(a, Add) for a in legal_actions(state, ANN))
+    assert any(isinstance(a, Mark) for a in legal_actions(state, ANN))
     after, _ = act(state, mark(ANN, (1, 0), "se"))
     assert after.tiles_left == (0, 3)
 
@@ -221,11 +224,62 @@ def test_a_move_ends_the_turn():
     assert GAME.current_player(state) == BO
 
 
-def test_no_move_or_skip_before_the_mark():
+FIRST_ACTION = "First action (mandatory): you must either mark a skydiver or move a tile."
+SECOND_ACTION = "Second action (optional, you may skip this step): you may move a tile."
+
+
+def test_no_skip_before_the_first_action():
+    """FIRST_ACTION: the first action is mandatory, so the turn cannot be skipped before it."""
     state = board("A.B.", "....", turn=ANN, step="mark")
-    with pytest.raises(RuleError, match="must first mark"):
-        act(state, move(ANN, (0, 0), (0, 1)))
-    with pytest.raises(RuleError, match="before the turn can end"):
+    with pytest.raises(RuleError, match="must first mark a skydiver, add a tile or move a tile"):
+        act(state, skip(ANN))
+
+
+def test_the_first_action_may_be_a_tile_move_and_the_second_a_move_too():
+    """FIRST_ACTION and SECOND_ACTION: move-then-move is a legal turn (issue 14: a move first was refused)."""
+    state = board("A.B.", "....", turn=ANN, step="mark")
+    state, events = act(state, move(ANN, (0, 0), (1, 1)))
+    assert [e.type for e in events] == ["tile_moved"]  # the turn goes on: the optional second action is due
+    assert GAME.current_player(state) == ANN and state.step == "move" and state.marked_tile is None
+    assert state.parachutes_left == (17, 17)  # nothing marked
+    with pytest.raises(RuleError, match="Ann has moved a tile this turn already; the second action is a tile move"):
+        act(state, mark(ANN, (1, 0), "se"))
+    with pytest.raises(RuleError, match="the second action is a tile move"):
+        act(state, add(ANN, (2, 0), "nw"))
+    assert {type(a) for a in legal_actions(state, ANN)} == {Move, Skip}
+    state, events = act(state, move(ANN, (1, 0), (2, 1)))  # the second action: the other tile moves too
+    assert [e.type for e in events] == ["tile_moved", "turn_ended"]
+    assert GAME.current_player(state) == BO and state.step == "mark"
+
+
+def test_a_move_first_then_skip_ends_the_turn():
+    """SECOND_ACTION: "you may skip this step" after a first action that was a move."""
+    state, _ = act(board("A.B.", "....", turn=ANN, step="mark"), move(ANN, (0, 0), (1, 1)))
+    state, events = act(state, skip(ANN))
+    assert [e.type for e in events] == ["move_skipped", "turn_ended"]
+    assert GAME.current_player(state) == BO
+
+
+def test_a_mark_first_still_forbids_a_second_mark():
+    """FIRST_ACTION then SECOND_ACTION: after a mark, the second action may only be a move."""
+    state, _ = act(board("A.B.", "....", turn=ANN, step="mark"), mark(ANN, (0, 0), "ne"))
+    with pytest.raises(RuleError, match="Ann has marked a skydiver this turn already"):
+        act(state, mark(ANN, (1, 0), "se"))
+
+
+def test_a_first_move_that_lines_up_five_wins_at_once():
+    """FIRST_ACTION may be a move, and "The player who successfully lines up five ... immediately wins"."""
+    state = board("AAAA", "....", "  A.", "  ..", turn=ANN, step="mark")
+    state, events = act(state, move(ANN, (1, 1), (2, 0)))  # its Ann skydiver ends the row of four
+    assert [e.type for e in events] == ["tile_moved", "lined_up"]
+    assert GAME.outcome(state).winners == (ANN,)
+
+
+def test_out_of_parachutes_the_first_action_is_a_move():
+    """FIRST_ACTION: "either mark a skydiver or move a tile"; with no parachute left only a move is open."""
+    state = board("A.B.", "....", turn=ANN, step="mark", parachutes_left=(0, 3))
+    assert {type(a) for a in legal_actions(state, ANN)} == {Move}
+    with pytest.raises(RuleError, match="must first mark a skydiver, add a tile or move a tile"):
         act(state, skip(ANN))
 
 
@@ -306,7 +360,11 @@ def test_public_view_shows_supplies_tiles_and_what_may_happen_next():
         "stays": None,
     }
     assert [1, -1] in view["open_spaces"]
-    assert view["moves"] == []
+    # The first action may be a tile move, so the moves are shown before the mark too.
+    assert view["moves"] == [
+        {"from": [0, 0], "to": [[1, -1], [2, 0], [1, 1]]},
+        {"from": [1, 0], "to": [[0, -1], [-1, 0], [0, 1]]},
+    ]
     assert view["line"] == [] and view["winner"] is None and not view["tied"]
     assert GAME.private_view(state, ANN) == view  # no secrets in Quinque
 

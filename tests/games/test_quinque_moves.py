@@ -233,10 +233,11 @@ def test_the_screen_sees_exactly_the_moves_the_rules_accept():
                         assert (c, r) in legal
 
 
-def test_no_destinations_outside_the_move_step():
+def test_destinations_before_the_mark_too():
+    """ "First action (mandatory): you must either mark a skydiver or move a tile.": tiles move in both steps."""
     state = board(*BLOCK, step="mark")
-    assert destinations(state, (0, 0)) == ()
-    assert movable_tiles(state) == ()
+    assert destinations(state, (0, 0)) == destinations(board(*BLOCK), (0, 0)) != ()
+    assert movable_tiles(state) == movable_tiles(board(*BLOCK))
     assert destinations(board(*BLOCK), (7, 7)) == ()
     assert BO  # both names are used by the helpers
 
@@ -250,5 +251,5 @@ def test_the_screen_can_say_why_a_tile_stays():
     # The middle of a row of three: wherever it goes, the two ends come apart.
     assert "keeps the formation in one piece" in why_tile_stays(row, (1, 0))
     assert [t["stays"] is None for t in GAME.public_view(row)["tiles"]] == [True, False, False]
-    assert "after the mark" in why_tile_stays(board(*PLUS, step="mark"), (1, 0))
+    assert why_tile_stays(board(*PLUS, step="mark"), (1, 0)) is None  # a move may be the first action
     assert "no tile" in why_tile_stays(state, (9, 9))

@@ -45,25 +45,41 @@ def test_a_tap_marks_a_placed_tile_or_adds_a_faint_one():
     shown = shown_for(state)
     assert set(cells(shown, "open")) == {tuple(p) for p in GAME.public_view(state)["open_spaces"]}
     assert set(cells(shown, "tile")) == {(0, 0), (1, 0)}
-    assert cells(shown, "space") == {}  # empty spaces are drawn only when a tile may move
+    assert cells(shown, "space") == {}  # empty spaces are drawn only once a tile is chosen to move
     assert shown.tap_skydiver((1, 0), "sw").action == Mark(ANN, (1, 0), "sw")
     assert shown.tap_skydiver((2, 0), "nw").action == Add(ANN, (2, 0), "nw")
-    assert shown.hint == "Ann: tap a free skydiver to give it a parachute, or one in a faint space to add a tile."
-
-
-def test_a_taken_skydiver_is_still_sent_so_the_rules_say_why():
-    shown = shown_for(board("A.B.", "....", turn=ANN, step="mark"))
-    tap = shown.tap_skydiver((1, 0), "nw")
-    assert tap.action == Mark(ANN, (1, 0), "nw")
-    assert GAME.refusal(board("A.B.", "....", turn=ANN, step="mark"), tap.action) == (
-        "That skydiver already wears Bo's parachute."
+    assert shown.hint == (
+        "Ann: tap a free skydiver to give it a parachute, or one in a faint space to add a tile,"
+        " or a parachute to move its tile."
     )
+
+
+def test_a_tile_may_move_first_a_parachutes_tap_picks_it_up():
+    """ "First action (mandatory): you must either mark a skydiver or move a tile.": before the mark, a tap on
+    a parachute chooses its tile, the spaces it may go to light up, and a space sends the move."""
+    state = board("A.B.", "....", turn=ANN, step="mark")
+    tap = shown_for(state).tap_skydiver((1, 0), "nw")  # Bo's parachute
+    assert tap.action is None and tap.chosen == (1, 0)
+    shown = shown_for(state, chosen=(1, 0))
+    assert cells(shown, "open") == {}  # the faint spaces give way to the spaces the tile may go to
+    assert {at for at, cell in cells(shown, "space").items() if cell.lit} == {(0, -1), (-1, 0), (0, 1)}
+    assert shown.hint == "Tap a lit space to move the tile there, or the tile again to let it go."
+    assert shown.tap_space((0, 1)).action == Move(player=ANN, start=(1, 0), to=(0, 1))
+    assert shown.tap_skydiver((1, 0), "nw").chosen is None  # the tile again: let go
+    assert shown.tap_skydiver((0, 0), "ne").action == Mark(ANN, (0, 0), "ne")  # a free skydiver still marks
+
+
+def test_a_taken_skydiver_on_a_tile_that_cannot_move_is_still_sent_so_the_rules_say_why():
+    state = board("A.", "..", turn=BO, step="mark")  # a lone tile has nowhere to go
+    tap = shown_for(state).tap_skydiver((0, 0), "nw")
+    assert tap.action == Mark(BO, (0, 0), "nw")
+    assert GAME.refusal(state, tap.action) == "That skydiver already wears Ann's parachute."
 
 
 def test_without_tiles_left_no_faint_spaces_are_offered():
     shown = shown_for(board("A.B.", "....", turn=ANN, step="mark", tiles_left=(0, 3)))
     assert cells(shown, "open") == {}
-    assert shown.hint == "Ann: tap a free skydiver to give it a parachute."
+    assert shown.hint == "Ann: tap a free skydiver to give it a parachute, or a parachute to move its tile."
 
 
 def test_parachutes_show_their_owner_by_seat_and_initial():
@@ -139,7 +155,8 @@ def test_a_space_before_a_tile_asks_for_the_tile_first():
 def test_a_chosen_tile_that_may_no_longer_move_is_let_go():
     state = board(*BLOCK, turn=ANN, step="move")
     after, _ = act(state, skip(ANN))
-    assert shown_for(after, chosen=(0, 0)).chosen is None  # the turn passed: a mark is due
+    assert shown_for(after, chosen=(0, 0)).chosen == (0, 0)  # the turn passed, and a move may come first
+    assert shown_for(act(after, mark(BO, (0, 0), "ne"))[0], chosen=(0, 0)).chosen is None  # marked this turn
     assert shown_for(board(*BLOCK, turn=ANN, step="move", marked=(0, 0)), chosen=(0, 0)).chosen is None
 
 
@@ -174,6 +191,11 @@ def test_every_legal_action_is_what_some_tap_sends(state):
         match action:
             case Mark() | Add():
                 assert shown.tap_skydiver(action.tile, action.skydiver).action == action
+            case Move() if state.step == "mark":  # a move first: a parachute's tap picks up the tile
+                worn = next(c for c in shown.cell(action.start).skydivers if c.seat is not None)
+                chosen = shown.tap_skydiver(action.start, worn.corner).chosen
+                assert chosen == action.start
+                assert shown_for(state, chosen=chosen).tap_space(action.to).action == action
             case Move():
                 chosen = shown.tap_tile(action.start).chosen
                 assert chosen == action.start

@@ -40,7 +40,7 @@ class SkydiverShown:
 
 @dataclass(frozen=True)
 class CellShown:
-    """One cell of the grid: a tile, a faint open space, or an empty space of the move step."""
+    """One cell of the grid: a tile, a faint open space, or an empty space a chosen tile may move to."""
 
     at: Pos
     kind: CellKind
@@ -49,7 +49,7 @@ class CellShown:
     movable: bool = False  # a tile that may move now
     outlined: bool = False  # a tile that may move, while none is chosen: outlined to say so
     lit: bool = False  # a space the chosen tile may move to
-    stays: str | None = None  # why this tile cannot move, in the move step (the rules' sentence)
+    stays: str | None = None  # why this tile cannot move now (the rules' sentence)
 
 
 @dataclass(frozen=True)
@@ -96,20 +96,24 @@ class QuinqueShown:
     # -- taps --------------------------------------------------------------------------------
 
     def tap_skydiver(self, at: Pos, corner: Corner) -> Tap:
-        """In the mark step: mark that skydiver, or add its tile and mark it. In the move step: its tile."""
+        """In the mark step: mark that skydiver, or add its tile and mark it; a parachute's tap picks up its
+        tile, since the first action may be a move. In the move step: its tile."""
         if self.step == "move":
             return self.tap_tile(at)
         if self.player is None:
             return Tap(chosen=None)
         cell = self.cell(at)
         if cell is not None and cell.kind == "tile":
+            worn = cell.skydivers[CORNERS.index(corner)].seat is not None if cell.skydivers else False
+            if worn and (cell.movable or self.chosen == at):
+                return self.tap_tile(at)
             return Tap(chosen=None, action=Mark(self.player, at, corner))
         return Tap(chosen=None, action=Add(self.player, at, corner))
 
     def tap_tile(self, at: Pos) -> Tap:
         """Choose the tile to move, or let it go; a tile that cannot move says why."""
         cell = self.cell(at)
-        if cell is None or cell.kind != "tile" or self.step != "move":
+        if cell is None or cell.kind != "tile" or self.step == "over":
             return Tap(chosen=self.chosen)
         if self.chosen == at:
             return Tap(chosen=None)
@@ -170,10 +174,10 @@ def present(
 
     tiles = {_pos(t["at"]): t for t in view["tiles"]}
     cells: list[CellShown] = []
-    if view["step"] == "move" and tiles:
+    if (view["step"] == "move" or chosen is not None) and tiles:  # a tile chosen before the mark moves first
         around = {(c + dc, r + dr) for c, r in tiles for dc in (-1, 0, 1) for dr in (-1, 0, 1)}
         cells += [CellShown(at, "space", lit=at in lit) for at in sorted(around - set(tiles), key=_row_major)]
-    cells += [CellShown(at, "open", skydivers(at, {})) for at in opens]
+    cells += [CellShown(at, "open", skydivers(at, {})) for at in opens if chosen is None]
     for at, tile in tiles.items():
         cells.append(
             CellShown(
@@ -227,8 +231,11 @@ def _hint(view: View, chosen: Pos | None, can_move: bool, can_add: bool, outcome
     if view["step"] == "mark":
         if not view["tiles"]:
             return f"{who}: tap a skydiver on the first tile to place it with a parachute."
+        if chosen is not None:
+            return "Tap a lit space to move the tile there, or the tile again to let it go."
         extra = ", or one in a faint space to add a tile" if can_add else ""
-        return f"{who}: tap a free skydiver to give it a parachute{extra}."
+        first_move = ", or a parachute to move its tile" if can_move else ""
+        return f"{who}: tap a free skydiver to give it a parachute{extra}{first_move}."
     if chosen is not None:
         return "Tap a lit space to move the tile there, or the tile again to let it go."
     if can_move:

@@ -50,7 +50,7 @@ MOVES: Mapping[str, int] = {
 """Each kind's Moves # from the Key."""
 
 ACCELERATED_MOVES = 5
-"""Artificial Lights' Moves # while both their Shadows are gone (and none was resurrected)."""
+"""Artificial Lights' Moves # whenever both their Shadows are off the board (a resurrected one ends it)."""
 
 CLONE_FROM: tuple[str, ...] = tuple(k for k in KINDS if k not in (LIGHT, SHADOW))
 CLONE_TO: tuple[str, ...] = (TIME, MEMORY, VOID, ARTIFICIAL_LIGHT)

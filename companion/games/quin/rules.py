@@ -45,7 +45,6 @@ from companion.games.quin.pieces import (
     MUTUAL_DESTRUCTION,
     PLURALS,
     REFLECTOR,
-    SHADOW,
     STARTING_POINTS,
     TIME,
     VOID,
@@ -1176,9 +1175,7 @@ def _evolve_step(state: QuinState, event: Step) -> QuinState:
             state = state.with_piece(
                 replace(piece, where=BOARD, how="", taken_on_turn=0, swaps_left=MEMORY_SWAPS, resurrected=True)
             )
-            side = state.side(player)
-            shadow_back = side.shadow_resurrected or piece.identity == SHADOW
-            return state.with_side(replace(side, totem_used=True, shadow_resurrected=shadow_back))
+            return state.with_side(replace(state.side(player), totem_used=True))
         case BroughtIn():
             for label in event.labels:
                 state = state.with_piece(replace(state.piece(player, label), where=BOARD))

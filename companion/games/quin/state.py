@@ -77,7 +77,6 @@ class Side:
     clone: tuple[str, str] | None = None  # (the face removed, the Clone face): secret
     ready: bool = False  # private setup finished
     totem_used: bool = False
-    shadow_resurrected: bool = False
     memory_swaps: int = 0
     times_used: int = 0
     gravity_casts: int = 0
@@ -173,14 +172,14 @@ class QuinState:
         return counts(dict(self.adjustable), self.side(player).clone)
 
     def accelerated(self, player: str) -> bool:
-        """Both of `player`'s Shadows are gone and the Totem has not brought one back."""
+        """Both of `player`'s Shadows are off the board right now.
+
+        Read from where the Shadows are, not from a flag: a Shadow the Totem brings back is on the
+        board, which ends the acceleration, and it starts again once both are taken again
+        (RULINGS.md, Quin).
+        """
         shadows = [p for p in self.pieces_of(player) if p.identity == SHADOW]
-        return (
-            self.phase != SETUP
-            and bool(shadows)
-            and all(p.taken for p in shadows)
-            and not self.side(player).shadow_resurrected
-        )
+        return self.phase != SETUP and bool(shadows) and all(p.taken for p in shadows)
 
     def moves_of(self, piece: Piece) -> int | None:
         """The piece's Moves # now (Artificial Lights speed up), None while it has no identity."""

@@ -1,8 +1,9 @@
 """Quinque's rules: what a player may do, what it causes, and how the game ends.
 
-A turn is one mark (a free skydiver on a placed tile, or on a tile added to
-the formation: `Mark`, `Add`), then one optional tile move (`Move`) or a
-`Skip`. Parachutes carry their player's colour; tiles belong to nobody once
+A turn is a mandatory first action, a mark (a free skydiver on a placed tile,
+or on a tile added to the formation: `Mark`, `Add`) or a tile move (`Move`),
+then one optional tile move or a `Skip`: "First action (mandatory): you must
+either mark a skydiver or move a tile." Parachutes carry their player's colour; tiles belong to nobody once
 placed (each player adds from a supply of their own). Lines are checked after
 every mark and every move; the game is tied when both players are out of
 parachutes at the end of a turn. The geometry lives in `board`.
@@ -35,7 +36,7 @@ FIVE_IN_A_ROW = "five in a row"
 """The `Outcome.reason` of a win (a tie is `companion.game.TIE`)."""
 
 Step = Literal["mark", "move"]
-"""The part of a turn: the mandatory mark is due, or the optional move (or a skip)."""
+"""The part of a turn: the mandatory first action (a mark or a move) is due, or the optional move (or a skip)."""
 
 _COUNT_WORDS = ("no", "one", "two", "three", "four")
 
@@ -112,7 +113,7 @@ class Add(Action):
 # Named at every call: "from" is Python's word, so the field is `start`.
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Move(Action):
-    """The optional second part of a turn: move the tile at `start` to the free space `to`."""
+    """Move the tile at `start` to the free space `to`: a turn's first action (instead of a mark) or its second."""
 
     type = "move"
     whose_turn = True
@@ -270,14 +271,15 @@ def _add(state: QuinqueState, add: Add) -> list[Event]:
 
 
 def _mark_is_due(state: QuinqueState, player: str) -> None:
-    require(state.step == "mark", f"{player} has marked a skydiver this turn already; move a tile or skip.")
+    if state.step != "mark":
+        done = "marked a skydiver" if state.marked_tile is not None else "moved a tile"
+        raise RuleError(f"{player} has {done} this turn already; the second action is a tile move, or skip.")
     # Turns alternate and each uses one parachute, so this only shows with odd settings.
     require(state.parachutes_left[state.players.index(player)] > 0, f"{player} has no parachutes left.")
 
 
 def _move(state: QuinqueState, move: Move) -> list[Event]:
     player, start, to = move.player, move.start, move.to
-    require(state.step == "move", f"{player} must first mark a skydiver (or add a tile); a move comes after.")
     tile = state.tile_at(start)
     if tile is None:
         raise RuleError(f"There is no tile at {where(start)} to move.")
@@ -291,12 +293,22 @@ def _move(state: QuinqueState, move: Move) -> list[Event]:
     )
     moved = TileMoved(player=player, start=start, to=to)
     after = evolve(state, moved)
+    if state.step == "mark":  # the first action: the optional second (a move, or skip) is still to come
+        return [moved, *_lines(after, player)]
     return [moved, *(_lines(after, player) or _end_turn(after, player))]
 
 
 def _skip(state: QuinqueState, skip: Skip) -> list[Event]:
-    require(state.step == "move", f"{skip.player} must mark a skydiver (or add a tile) before the turn can end.")
+    require(
+        state.step == "move" or not _first_actions(state, skip.player),
+        f"{skip.player} must first mark a skydiver, add a tile or move a tile; then the turn can end.",
+    )
     return [MoveSkipped(skip.player), *_end_turn(state, skip.player)]
+
+
+def _first_actions(state: QuinqueState, player: str) -> list[Action]:
+    """The marks, adds and moves open as a turn's first action (none only when out of parachutes and stuck)."""
+    return [a for a in legal_actions(replace(state, step="mark"), player) if not isinstance(a, Skip)]
 
 
 def _lines(state: QuinqueState, active: str) -> list[Event]:
@@ -343,7 +355,9 @@ def evolve(state: QuinqueState, event: Event) -> QuinqueState:
                 marked_tile=marked.id if marked is not None else None,
             )
         case TileMoved(start=start, to=to):
-            return replace(state, tiles=tuple(replace(t, at=to) if t.at == start else t for t in state.tiles))
+            # A move in the "mark" step was the first action; the optional second one follows.
+            tiles = tuple(replace(t, at=to) if t.at == start else t for t in state.tiles)
+            return replace(state, tiles=tiles, step="move")
         case MoveSkipped():
             return state
         case TurnEnded(next_player=following):
@@ -383,19 +397,21 @@ def current_player(state: QuinqueState) -> str | None:
 
 
 def legal_actions(state: QuinqueState, player: str) -> list[Action]:
-    """Everything `player` may do now: marks and adds, or the skip and every legal move.
+    """Everything `player` may do now: marks, adds and moves first; then the skip and every legal move.
 
     (Who starts is the engine's `ChooseFirst`, not listed here.)
     """
     if state.over or player != state.active:
         return []
+    moves: list[Action] = []
+    for tile in state.tiles:
+        moves += [Move(player=player, start=tile.at, to=to) for to in destinations(state, tile.at)]
     if state.step == "move":
-        moves: list[Action] = [Skip(player)]
-        for tile in state.tiles:
-            moves += [Move(player=player, start=tile.at, to=to) for to in destinations(state, tile.at)]
-        return moves
+        return [Skip(player), *moves]
     if state.parachutes_left[state.turn] == 0:
-        return []
+        # Out of parachutes (the rival is not, or the game would be tied): a move is the only first action,
+        # and with none open the turn passes rather than the game sticking.
+        return moves or [Skip(player)]
     marks: list[Action] = [
         Mark(player, tile.at, corner)
         for tile in state.tiles
@@ -404,7 +420,7 @@ def legal_actions(state: QuinqueState, player: str) -> list[Action]:
     ]
     if state.tiles_left[state.turn] > 0:
         marks += [Add(player, at, corner) for at in board.open_spaces(state.occupied) for corner in CORNERS]
-    return marks
+    return [*marks, *moves]
 
 
 def may_add(state: QuinqueState) -> bool:
@@ -417,9 +433,9 @@ def may_add(state: QuinqueState) -> bool:
 
 
 def destinations(state: QuinqueState, at: Pos) -> tuple[Pos, ...]:
-    """Where the tile at `at` may legally move now (empty if none, or if no move is due)."""
+    """Where the tile at `at` may legally move now (either action of a turn may be a move; empty if none)."""
     tile = state.tile_at(at)
-    if tile is None or state.over or state.step != "move" or _why_tile_stays(state, tile) is not None:
+    if tile is None or state.over or _why_tile_stays(state, tile) is not None:
         return ()
     parts = _rest_of_formation(state, tile)
     occupied = state.occupied
@@ -450,13 +466,11 @@ def why_tile_stays(state: QuinqueState, at: Pos) -> str | None:
         return f"There is no tile at {where(at)}."
     if state.over:
         return "The game is over."
-    if state.step != "move":
-        return "Tiles move after the mark, in the second part of a turn."
     return None if destinations(state, at) else why_no_move(state, tile)
 
 
 def why_no_move(state: QuinqueState, tile: Tile) -> str:
-    """Why `tile`, which has no destination in this move step, stays where it is."""
+    """Why `tile`, which has no destination now, stays where it is."""
     why = _why_tile_stays(state, tile)
     return why or "No free space along that tile's row, column or diagonals keeps the formation in one piece."
 

@@ -17,7 +17,7 @@ public_event = everything_public
 
 def public_view(state: QuinqueState) -> View:
     """The supplies, the formation, and what may happen next (where a tile may go, where one may be added)."""
-    moving = state.step == "move" and not state.over
+    moving = not state.over  # either action of a turn may be a tile move
     reach = {t.at: destinations(state, t.at) for t in state.tiles} if moving else {}
     return {
         "players": [
@@ -34,7 +34,7 @@ def public_view(state: QuinqueState) -> View:
                 "skydivers": dict(zip(CORNERS, t.marks, strict=True)),
                 "parachutes": t.parachutes,
                 "marked_this_turn": t.id == state.marked_tile,
-                # During the move step: why this tile cannot move (None if it can).
+                # While play goes on: why this tile cannot move (None if it can).
                 "stays": why_no_move(state, t) if moving and not reach[t.at] else None,
             }
             for t in state.tiles
