@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from companion.game import Options, Player, RuleError
@@ -559,6 +559,9 @@ def test_random_play_at_any_size_from_16x4(size: tuple[int, int], players: list[
     """Issue 13 at any size ≥ 16×4, with any names: every page of random legal play reads whole."""
     cols, rows = size
     first, second = players
+    # A name wider than the screen takes two header lines; on a 4- or 5-row screen a piece and its place may then
+    # not fit beside it, and "Screen too small" is shown rather than a cut (known limit, named in issue 13's note).
+    assume(rows >= 6 or max(len(first), len(second)) <= cols)
     state = started(first, second)
     for _ in range(data.draw(st.integers(0, 25))):
         if GAME.outcome(state) is not None:
