@@ -11,7 +11,12 @@ roles, and `Game.from_package` assembles them into the registry entry:
   (raises `UnknownEvent` on an event it does not make); ``outcome(state)``;
   ``current_player(state)``; ``legal_actions(state, player)``: the actions
   that player may take now, where they can be listed (an action with a number
-  the table types in is asked with `Game.refusal` instead).
+  the table types in is asked with `Game.refusal` instead); and for `Leave`,
+  ``players_in(state)`` (who is still playing: not gone, not knocked out) and
+  ``left(state, player) -> state`` (what a player leaving does to its state:
+  the turn passes on if it was theirs, their things go where the rules say).
+  Every game in the registry has both; a rules module without them (a bench
+  or test game) simply has no ``leave`` action.
 - ``views.py``: ``public_view(state)``, ``private_view(state, player)`` and
   ``public_event(event) -> dict`` (required: a game without secrets says so
   with ``public_event = everything_public``), and the sentences a table reads.
@@ -25,9 +30,13 @@ roles, and `Game.from_package` assembles them into the registry entry:
   display shows, and which display keys become which actions.
 
 The engine itself checks the seats and names, refuses every action once the
-game is over, refuses an action out of turn (`Action.whose_turn`), and
+game is over, refuses an action out of turn (`Action.whose_turn`),
 handles `ChooseFirst` for a game whose table chooses who starts, until play
-has begun.
+has begun, and handles `Leave` in every game: a player still in may leave at
+any moment, the game's ``left`` hook folds it into the state, and whenever one
+player remains and the game's own rules have not ended it, that player wins
+(reason `LEFT`; a game that may be played alone, ``min_players == 1``, ends
+itself instead).
 """
 
 from __future__ import annotations
@@ -41,12 +50,15 @@ from typing import Any, Protocol, cast
 from companion import codec
 from companion.dice import Dice, RandomDice
 from companion.game import (
+    LEFT,
     Action,
     ChooseFirst,
     Event,
     FirstPlayerChosen,
+    Leave,
     Options,
     Outcome,
+    PlayerLeft,
     Refusal,
     RuleError,
     SetupError,
@@ -108,6 +120,8 @@ class RulesModule(Protocol):
     def outcome(self, state: Any, /) -> Outcome | None: ...
     def current_player(self, state: Any, /) -> str | None: ...
     def legal_actions(self, state: Any, player: str, /) -> Sequence[Action]: ...
+    def players_in(self, state: Any, /) -> Sequence[str]: ...
+    def left(self, state: Any, player: str, /) -> Any: ...
 
 
 class ViewsModule(Protocol):
@@ -145,9 +159,13 @@ class Game:
         self.views = views
         self.settings = settings
         self.display = display  # the game's ``display`` module, or None: it has nothing private to show
-        vocabulary = [*rules.ACTIONS, *([ChooseFirst] if facts.chooses_first else [])]
+        # Leaving needs the game's two hooks; without them (a bench or test game) there is no `leave`.
+        self._leaving = hasattr(rules, "players_in") and hasattr(rules, "left")
+        leaving: list[Any] = [Leave] if self._leaving else []
+        vocabulary = [*rules.ACTIONS, *([ChooseFirst] if facts.chooses_first else []), *leaving]
         self._actions: dict[str, type[Action]] = _by_type(facts.title, vocabulary)
-        self._events: dict[str, type[Event]] = _by_type(facts.title, [*rules.EVENTS, FirstPlayerChosen])
+        events = [*rules.EVENTS, FirstPlayerChosen, *([PlayerLeft] if self._leaving else [])]
+        self._events: dict[str, type[Event]] = _by_type(facts.title, events)
         # Resuming reads back every stored action and event: each class gets a quick reader, made once.
         self._stored: dict[type[Any], Callable[[Json], Any]] = {
             cls: codec.stored_reader(cls, facts.title) for cls in [*vocabulary, *self._events.values()]
@@ -226,10 +244,14 @@ class Game:
 
         `begun` says whether play has begun (the session knows from its log).
         """
-        if self.rules.outcome(state) is not None:
+        if self.outcome(state) is not None:
             raise RuleError("The game is over; start a new one to play again.")
         if type(action).type not in self._actions or self._actions[type(action).type] is not type(action):
             raise RuleError(f"{self.title} has no action {type(action).type!r}.")
+        if isinstance(action, Leave):
+            # By their own wish, at any moment: not bound to whose turn it is.
+            require(action.player in self.rules.players_in(state), f"{action.player} is no longer in the game.")
+            return [PlayerLeft(action.player)]
         if isinstance(action, ChooseFirst):
             require(not begun, "Who starts can be chosen only before play begins.")
             return [FirstPlayerChosen(action.player, action.chosen_by, action.how)]
@@ -243,6 +265,8 @@ class Game:
         """The state after `event`; `UnknownEvent` if this game never makes it."""
         if self._events.get(type(event).type) is not type(event):
             raise UnknownEvent(self.title, event)
+        if isinstance(event, PlayerLeft):
+            return self.rules.left(state, event.player)
         return self.rules.evolve(state, event)
 
     def refusal(self, state: Any, action: Action, *, begun: bool = False) -> str | None:
@@ -255,15 +279,28 @@ class Game:
 
     def legal_actions(self, state: Any, player: str) -> Sequence[Action]:
         """What `player` may do now, where the choices can be listed."""
-        if self.rules.outcome(state) is not None:
+        if self.outcome(state) is not None:
             return []
         return self.rules.legal_actions(state, player)
 
     def outcome(self, state: Any) -> Outcome | None:
-        return self.rules.outcome(state)
+        """The game's own end if its rules have one; else, once only one player remains, that player wins."""
+        ended = self.rules.outcome(state)
+        if ended is not None or not self._leaving or self.min_players < 2:
+            return ended
+        remaining = tuple(self.rules.players_in(state))
+        if len(remaining) == 1:  # the game seats two or more: the others left
+            return Outcome(remaining, LEFT, f"{remaining[0]} is the only player left.")
+        return None
+
+    def players_in(self, state: Any) -> tuple[str, ...]:
+        """Who is still playing: not gone, not knocked out (only for a game with `leave`)."""
+        if not self._leaving:
+            raise TypeError(f"{self.title} has no players_in: it has no leave action.")
+        return tuple(self.rules.players_in(state))
 
     def current_player(self, state: Any) -> str | None:
-        return self.rules.current_player(state)
+        return None if self.outcome(state) is not None else self.rules.current_player(state)
 
     # -- seeing -----------------------------------------------------------------------------
 

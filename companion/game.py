@@ -111,6 +111,25 @@ class FirstPlayerChosen(Event):
     how: str
 
 
+@dataclass(frozen=True, slots=True)
+class Leave(Action):
+    """A player leaves the game for good, by their own wish, at any moment (not bound to their turn)."""
+
+    type = "leave"
+    player: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft(Event):
+    """Someone left; the game's ``left`` hook says what that does to its state, the engine who then wins."""
+
+    type = "player_left"
+    player: str
+
+
+LEFT = "left"
+"""The `Outcome.reason` of a game won because everyone else left: the engine's, in every game."""
+
 TIE = "tie"
 """The `Outcome.reason` of a game nobody won."""
 
@@ -159,7 +178,7 @@ class Outcome:
     """The end of a game: who won (several on a shared win, none on a tie) and why.
 
     `reason` is a short word or phrase the game owns (``"five in a row"``);
-    only `TIE` and `ABANDONED` are the engine's.
+    only `TIE`, `LEFT` and `ABANDONED` are the engine's.
     """
 
     winners: tuple[str, ...]

@@ -33,7 +33,7 @@ def test_registered_under_its_name():
     assert isinstance(GAME, Game) and game("quinque") is GAME
     assert (GAME.title, GAME.min_players, GAME.max_players) == ("Quinque", 2, 2)
     assert GAME.chooses_first
-    assert GAME.action_types == ("mark", "add", "move", "skip", "choose_first")
+    assert GAME.action_types == ("mark", "add", "move", "skip", "choose_first", "leave")
 
 
 def test_the_published_supplies_by_default():

@@ -77,9 +77,15 @@ class PigState:
     target: int
     turn: int = 0
     running: int = 0  # rolled this turn, not yet banked
+    gone: tuple[str, ...] = ()  # left the game
 
     def seat(self, player: str) -> int:
         return self.players.index(player)
+
+    def after(self, seat: int) -> int:
+        """The next seat whose player has not left."""
+        count = len(self.players)
+        return next(i % count for i in range(seat + 1, seat + count + 1) if self.players[i % count] not in self.gone)
 
 
 def setup(options: Options, settings: PigSettings) -> PigState:
@@ -110,13 +116,13 @@ def evolve(state: PigState, event: Event) -> PigState:
             bets[state.seat(player)] = on
             return replace(state, bets=tuple(bets))
         case Rolled(value=1):
-            return replace(state, running=0, turn=(state.turn + 1) % len(state.players))
+            return replace(state, running=0, turn=state.after(state.turn))
         case Rolled(value=value):
             return replace(state, running=state.running + value)
         case Held(player=player, banked=banked):
             seat = state.seat(player)
             scores = tuple(s + banked if i == seat else s for i, s in enumerate(state.scores))
-            return replace(state, scores=scores, running=0, turn=(seat + 1) % len(state.players))
+            return replace(state, scores=scores, running=0, turn=state.after(seat))
     raise UnknownEvent("Pig", event)
 
 
@@ -129,6 +135,17 @@ def outcome(state: PigState) -> Outcome | None:
 
 def current_player(state: PigState) -> str | None:
     return state.players[state.turn]
+
+
+def players_in(state: PigState) -> tuple[str, ...]:
+    return tuple(p for p in state.players if p not in state.gone)
+
+
+def left(state: PigState, player: str) -> PigState:
+    state = replace(state, gone=(*state.gone, player))
+    if len(state.gone) == len(state.players) or state.players[state.turn] != player:
+        return state
+    return replace(state, turn=state.after(state.turn), running=0)
 
 
 def legal_actions(state: PigState, player: str) -> list[Action]:

@@ -63,6 +63,13 @@ class TinyState:
     secrets: tuple[str, ...]
     turn: int = 0
     target: int = 10
+    gone: tuple[str, ...] = ()  # left the game
+
+
+def _after(state: TinyState, index: int) -> int:
+    """The next seat after `index` whose player has not left."""
+    count = len(state.players)
+    return next(i % count for i in range(index + 1, index + count + 1) if state.players[i % count] not in state.gone)
 
 
 def read(raw: Mapping[str, Any]) -> int:
@@ -92,9 +99,9 @@ def evolve(state: TinyState, event: Event) -> TinyState:
         case Rolled(player=player, value=value):
             index = state.players.index(player)
             scores = tuple(s + value if i == index else s for i, s in enumerate(state.scores))
-            return replace(state, scores=scores, turn=(index + 1) % len(state.players))
+            return replace(state, scores=scores, turn=_after(state, index))
         case Passed(player=player):
-            return replace(state, turn=(state.players.index(player) + 1) % len(state.players))
+            return replace(state, turn=_after(state, state.players.index(player)))
     raise UnknownEvent("Tiny Dice", event)
 
 
@@ -107,6 +114,15 @@ def outcome(state: TinyState) -> Outcome | None:
 
 def current_player(state: TinyState) -> str | None:
     return None if outcome(state) else state.players[state.turn]
+
+
+def players_in(state: TinyState) -> tuple[str, ...]:
+    return tuple(p for p in state.players if p not in state.gone)
+
+
+def left(state: TinyState, player: str) -> TinyState:
+    state = replace(state, gone=(*state.gone, player))
+    return replace(state, turn=_after(state, state.turn)) if state.players[state.turn] == player else state
 
 
 def legal_actions(state: TinyState, player: str) -> list[Action]:

@@ -19,6 +19,7 @@ from typing import Final, Literal
 
 from companion.dice import Dice
 from companion.game import (
+    LEFT,
     TIE,
     Action,
     Event,
@@ -178,6 +179,7 @@ class QuantumLinkState:
     over: bool = False
     last_placed: Cell | None = None
     just_covered: tuple[Cell, ...] = ()  # covered by the last action, for the screen to point at
+    gone: str | None = None  # the player who left (the other wins)
 
     def die(self, cell: Cell) -> Die | None:
         return self.board[INDEX[cell]]
@@ -372,6 +374,9 @@ def outcome(state: QuantumLinkState) -> Outcome | None:
     """After two passes: the higher score wins; equal scores are a tie, played again with the other opener."""
     if not state.over:
         return None
+    if state.gone is not None:
+        other = state.players[1 - state.players.index(state.gone)]
+        return Outcome((other,), LEFT, f"{state.gone} left the game.")
     a, b = state.players
     sa, sb = score(state, a), score(state, b)
     if sa == sb:
@@ -384,6 +389,16 @@ def outcome(state: QuantumLinkState) -> Outcome | None:
 def current_player(state: QuantumLinkState) -> str | None:
     """Who places or passes next; None once the game is over."""
     return None if state.over else state.players[state.turn]
+
+
+def players_in(state: QuantumLinkState) -> tuple[str, ...]:
+    """Both players, until one leaves."""
+    return tuple(p for p in state.players if p != state.gone)
+
+
+def left(state: QuantumLinkState, player: str) -> QuantumLinkState:
+    """`player` left: the game is over and the other wins; the board stays as it was."""
+    return replace(state, gone=player, over=True, last_placed=None, just_covered=())
 
 
 def legal_actions(state: QuantumLinkState, player: str) -> list[Action]:

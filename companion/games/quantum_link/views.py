@@ -85,7 +85,10 @@ def private_view(state: QuantumLinkState, player: str) -> View:
 
 
 def news(state: QuantumLinkState) -> str:
-    """One sentence telling the table which real dice to cover after the last action ("" if none)."""
+    """One sentence telling the table which real dice to cover after the last action ("" if none),
+    or that a player left."""
+    if state.gone is not None:
+        return f"{state.gone} left the game."
     if not state.just_covered:
         return ""
     parts = []

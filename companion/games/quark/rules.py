@@ -25,6 +25,7 @@ from companion.game import (
     FirstPlayerChosen,
     Options,
     Outcome,
+    PlayerLeft,
     RuleError,
     Seat,
     UnknownEvent,
@@ -337,6 +338,7 @@ def decide(state: QuarkState, action: Action, dice: Dice | None = None) -> list[
         require(state.actions_left > 0, f"{_seat(state).name} has taken both actions of this turn; end the turn.")
     match action:
         case CountHand(player=player, cards=cards):
+            require(player in state.names_in, f"{player} left the game; their hand is no longer counted.")
             cards = _whole(cards, "cards", 0, QUARK_CARDS)
             return [HandCounted(player, state.seats[state.seat_of(player)].hand, cards)]
         case EndTurn():
@@ -419,7 +421,7 @@ def _annihilate(state: QuarkState, action: Annihilate) -> list[Event]:
     _cards(_seat(state), PAIR, from_decayed, "annihilating a pair")
     # The bank pays the player, then the neighbours, and stops at what it has left.
     wanted = [(player, ANNIHILATION_ENERGY[rank])] + [
-        (n, NEIGHBOUR_SHARE) for n in neighbours(state.names, state.current)
+        (n, NEIGHBOUR_SHARE) for n in neighbours(state.names_in, state.names_in.index(player))
     ]
     bank = state.bank_energy
     paid: dict[str, int] = {}
@@ -478,7 +480,7 @@ def _end_turn(state: QuarkState, action: EndTurn) -> list[Event]:
         hand = _whole(action.hand, "hand", 0, QUARK_CARDS)
         if hand != seat.hand:
             events.append(HandCounted(player, seat.hand, hand))
-    following = state.names[(state.current + 1) % len(state.seats)]
+    following = state.names[_next_in(state, state.current)]
     events.append(TurnEnded(player, hand, discarded=max(0, hand - HAND_LIMIT), next_player=following))
     return events
 
@@ -596,18 +598,33 @@ def evolve(state: QuarkState, event: Event) -> QuarkState:
             discarded = min(discarded, hand)
             seat = _seat(state)
             state = _with_seat(state, state.current, hand=hand - discarded, turns=seat.turns + 1)
-            following = (state.current + 1) % len(state.seats)
             return replace(
                 state,
                 discard=state.discard + discarded,
-                current=following,
+                current=state.seat_of(event.next_player),
                 actions_left=ACTIONS_PER_TURN,
-                over=state.end is not None and following == state.start,
+                over=_equal_turns(state),
                 last=event,
                 unrefilled=None,
             )
         case _:
             raise UnknownEvent("Quark", event)
+
+
+def _next_in(state: QuarkState, seat: int) -> int:
+    """The seat after `seat` whose player has not left."""
+    count = len(state.seats)
+    return next(i % count for i in range(seat + 1, seat + count + 1) if not state.seats[i % count].gone)
+
+
+def _equal_turns(state: QuarkState) -> bool:
+    """Whether the end is triggered and every player still in has had the same number of turns.
+
+    With nobody gone this is play reaching the start player again; one player
+    left alone is the engine's end, not a scored one.
+    """
+    playing = [s.turns for s in state.seats if not s.gone]
+    return state.end is not None and len(playing) > 1 and len(set(playing)) == 1
 
 
 def _acted(state: QuarkState, event: Event) -> QuarkState:
@@ -683,7 +700,7 @@ def outcome(state: QuarkState) -> Outcome | None:
     """Once every player has had the same number of turns after the trigger: the highest score wins."""
     if not state.over:
         return None
-    scores = [score(s, state.atoms) for s in state.seats]
+    scores = [score(s, state.atoms) for s in state.seats if not s.gone]
     top = max(s.total for s in scores)
     best = [s for s in scores if s.total == top]
     if len(best) > 1:
@@ -692,6 +709,33 @@ def outcome(state: QuarkState) -> Outcome | None:
     winner = best[0]
     built = f" ({winner.atom.name})" if winner.atom else ""
     return Outcome((winner.player,), HIGHEST_SCORE, f"{winner.player} wins with {top} points{built}.")
+
+
+def players_in(state: QuarkState) -> tuple[str, ...]:
+    """Who is still playing: everyone who has not left."""
+    return state.names_in
+
+
+def left(state: QuarkState, player: str) -> QuarkState:
+    """`player` left: their energy, protons and neutrons go back to the bank, their particle cards leave
+    the game (they stay counted on their seat, never scored), their turns are skipped, and the
+    equal-turns rule counts only the players still in. Their hand leaves with them."""
+    i = state.seat_of(player)
+    seat = state.seats[i]
+    state = replace(
+        _with_seat(state, i, energy=0, protons=0, neutrons=0, gone=True),
+        bank_energy=state.bank_energy + seat.energy,
+        bank_protons=state.bank_protons + seat.protons,
+        bank_neutrons=state.bank_neutrons + seat.neutrons,
+        last=PlayerLeft(player),
+        unrefilled=None,
+    )
+    if len(state.names_in) < 2:
+        return state  # one player is left: the engine ends the game
+    if state.current != i:
+        return state  # the current turn goes on; the equal-turns rule is asked when it ends
+    # Their turn ends where it is, uncounted; a turn boundary, so the equal-turns rule is asked now.
+    return replace(state, current=_next_in(state, i), actions_left=ACTIONS_PER_TURN, over=_equal_turns(state))
 
 
 def current_player(state: QuarkState) -> str | None:

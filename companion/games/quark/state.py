@@ -81,6 +81,7 @@ class Counts:
     hand: int = START_HAND
     decayed: int = 0  # cards decayed in front of the player (outside the hand limit)
     turns: int = 0  # turns finished
+    gone: bool = False  # left the game: turns skipped, not scored
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,11 @@ class QuarkState:
     def names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.seats)
 
+    @property
+    def names_in(self) -> tuple[str, ...]:
+        """The players who have not left, in seat order."""
+        return tuple(s.name for s in self.seats if not s.gone)
+
     def seat_of(self, name: str) -> int:
         return self.names.index(name)
 
@@ -159,4 +165,6 @@ def turns_left(state: QuarkState) -> tuple[str, ...]:
         return ()
     count = len(state.seats)
     remaining = (state.start - state.current - 1) % count + 1
-    return tuple(state.names[(state.current + i) % count] for i in range(remaining))
+    # Until play comes round to the start seat again (even if its player left); the gone are skipped.
+    seats = (state.seats[(state.current + i) % count] for i in range(remaining))
+    return tuple(s.name for s in seats if not s.gone)

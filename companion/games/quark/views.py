@@ -13,7 +13,7 @@ from typing import Any
 
 from companion import codec
 from companion.engine import everything_public
-from companion.game import Event, FirstPlayerChosen, View
+from companion.game import Event, FirstPlayerChosen, PlayerLeft, View
 from companion.games.quark import FACTS
 from companion.games.quark.rules import (
     Annihilated,
@@ -45,7 +45,7 @@ public_event = everything_public
 
 def public_view(state: QuarkState) -> View:
     """Everyone's counts and score-if-it-ended-now, the bank, the decks, whose turn, the end and the scores."""
-    scores = [score(s, state.atoms) for s in state.seats]
+    scores = [score(s, state.atoms) for s in state.seats]  # a gone player's is shown, never counted
     result = outcome(state)
     return {
         "game": FACTS.name,
@@ -62,9 +62,10 @@ def public_view(state: QuarkState) -> View:
                 "turns": s.turns,
                 "score_now": sc.total,
                 "atom_now": sc.atom.name if sc.atom else None,
-                "neighbours": list(neighbours(state.names, i)),
+                "neighbours": [] if s.gone else list(neighbours(state.names_in, state.names_in.index(s.name))),
+                "gone": s.gone,
             }
-            for i, (s, sc) in enumerate(zip(state.seats, scores, strict=True))
+            for s, sc in zip(state.seats, scores, strict=True)
         ],
         "bank": {"energy": state.bank_energy, "protons": state.bank_protons, "neutrons": state.bank_neutrons},
         "bank_empty": state.bank_energy == 0,
@@ -199,4 +200,9 @@ def describe(event: Event, atoms: Sequence[Atom] = DEFAULT_ATOMS) -> str:
             return f"{who} holds {plural(cards, 'card')}."
         case FirstPlayerChosen(player=who):
             return f"{who} starts."
+        case PlayerLeft(player=who):
+            return (
+                f"{who} leaves the game: their energy, protons and neutrons go back to the bank, "
+                "and their particles leave with them."
+            )
     return ""

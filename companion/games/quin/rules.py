@@ -20,6 +20,7 @@ from itertools import combinations
 from companion.codec import key, optional
 from companion.dice import Dice
 from companion.game import (
+    LEFT,
     Action,
     Event,
     FirstPlayerChosen,
@@ -530,15 +531,36 @@ def current_player(state: QuinState) -> str | None:
 
 
 def outcome(state: QuinState) -> Outcome | None:
-    """Who won and how, once a Light is captured or reaches First Sight."""
+    """Who won and how, once a Light is captured or reaches First Sight, or the rival left."""
     result = state.result
     if result is None:
         return None
+    if result.reason == LEFT:
+        return Outcome((result.winner,), LEFT, f"{state.rival(result.winner)} left the game.")
     if result.reason == WON_BY_CAPTURE and state.last_flash is not None:
         return Outcome((result.winner,), CAPTURED_LIGHT, state.last_flash.sentence)
     light = next(p.label for p in state.pieces_of(result.winner) if p.identity == LIGHT)
     detail = f"{result.winner}'s {light} (Light) reached First Sight."
     return Outcome((result.winner,), LIGHT_ON_FIRST_SIGHT, detail)
+
+
+def players_in(state: QuinState) -> tuple[str, ...]:
+    """Both players, until one leaves."""
+    result = state.result
+    return (result.winner,) if result is not None and result.reason == LEFT else state.names
+
+
+def left(state: QuinState, player: str) -> QuinState:
+    """`player` left: the rival wins, and the game ends as on a win, every piece revealed."""
+    return replace(
+        state,
+        phase=OVER,
+        turn=None,
+        pieces=tuple(replace(p, revealed=True) for p in state.pieces),
+        result=Result(state.rival(player), LEFT),
+        this_turn=TurnSoFar(),
+        flash_back_ban=None,
+    )
 
 
 # -- reading an action's fields ------------------------------------------------------------------

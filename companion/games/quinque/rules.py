@@ -17,6 +17,7 @@ from typing import Literal
 from companion.codec import key
 from companion.dice import Dice
 from companion.game import (
+    LEFT,
     TIE,
     Action,
     Event,
@@ -60,6 +61,7 @@ class QuinqueState:
     line: tuple[Pos, ...] = ()
     both_lined_up: bool = False
     tied: bool = False
+    gone: str | None = None  # the player who left (the other wins)
 
     @property
     def over(self) -> bool:
@@ -379,6 +381,8 @@ def _minus_one(counts: tuple[int, int], seat: int) -> tuple[int, int]:
 
 def outcome(state: QuinqueState) -> Outcome | None:
     """Who won with a line of five, or the tie once both are out of parachutes; None while play goes on."""
+    if state.gone is not None:
+        return Outcome((state.other(state.gone),), LEFT, f"{state.gone} left the game.")
     if state.winner is not None:
         detail = f"{state.winner} lined up five skydivers."
         if state.both_lined_up:
@@ -394,6 +398,16 @@ def current_player(state: QuinqueState) -> str | None:
 
 
 # -- what can be done now ----------------------------------------------------------------------
+
+
+def players_in(state: QuinqueState) -> tuple[str, ...]:
+    """Both players, until one leaves."""
+    return tuple(p for p in state.players if p != state.gone)
+
+
+def left(state: QuinqueState, player: str) -> QuinqueState:
+    """`player` left: the other wins, and the formation stays as it was."""
+    return replace(state, gone=player, winner=state.other(player), marked_tile=None)
 
 
 def legal_actions(state: QuinqueState, player: str) -> list[Action]:

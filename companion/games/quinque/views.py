@@ -45,6 +45,8 @@ def public_view(state: QuinqueState) -> View:
         "winner": state.winner,
         "both_lined_up": state.both_lined_up,
         "tied": state.tied,
+        "gone": state.gone,
+        "news": f"{state.gone} left the game." if state.gone else "",
     }
 
 

@@ -277,6 +277,7 @@ class QuintetState:
     safety_taken: int = 0
     alliances: tuple[AlliancePair, ...] = ()  # open rule-8 question while non-empty
     out: tuple[str, ...] = ()  # in the order they were knocked out
+    gone: tuple[str, ...] = ()  # in the order they left the game
     winner: str | None = None
     turns: int = 0
     rolls: int = 0
@@ -286,8 +287,13 @@ class QuintetState:
 
     @property
     def still_in(self) -> tuple[str, ...]:
-        """Players with a token on the board, in seat order."""
-        return tuple(p for p, n in zip(self.seats, self.tokens, strict=True) if n > 0)
+        """Players with a token on the board (and not gone), in seat order."""
+        return tuple(p for p, n in zip(self.seats, self.tokens, strict=True) if n > 0 and p not in self.gone)
+
+    @property
+    def seated(self) -> tuple[str, ...]:
+        """The seats of players who have not left, in seat order."""
+        return tuple(p for p in self.seats if p not in self.gone)
 
     def prey_of(self, player: str) -> str:
         i = self.circle.index(player)
@@ -358,10 +364,8 @@ def _roll(state: QuintetState, asked: str | None, dice: Dice) -> list[Event]:
         a, b = _two_dice(dice)
         events: list[Event] = [OpeningRolled(due, (a, b), a + b)]
         rolls = (*state.opening, OpeningRoll(due, (a, b)))
-        if len(rolls) == len(state.seats):
-            best = max(r.total for r in rolls)
-            winner = next(r.player for r in rolls if r.total == best)  # the first to roll it
-            tied = tuple(r.player for r in rolls if r.total == best and r.player != winner)
+        if len(rolls) == len(state.seated):
+            winner, best, tied = _opening_winner(rolls)
             events.append(OpeningWon(winner, best, tied))
         return events
     require(state.phase != CIRCLE, f"{state.first} won the opening roll and first sets the capturing circle.")
@@ -394,13 +398,22 @@ def _roll(state: QuintetState, asked: str | None, dice: Dice) -> list[Event]:
     return events
 
 
+def _opening_winner(rolls: Sequence[OpeningRoll]) -> tuple[str, int, tuple[str, ...]]:
+    """Who won the opening roll (the first to roll the highest total), that total, and who also rolled it."""
+    best = max(r.total for r in rolls)
+    winner = next(r.player for r in rolls if r.total == best)
+    return winner, best, tuple(r.player for r in rolls if r.total == best and r.player != winner)
+
+
 def _set_circle(state: QuintetState, order: tuple[str, ...], by: str | None) -> list[Event]:
     require(state.phase == CIRCLE, _not_now(state, "The capturing circle is set once, after the opening roll."))
     first = state.first
     assert first is not None
     require(by in (None, first), f"{first} won the opening roll, so {first} sets the circle.")
     require(len(set(order)) == len(order), "Each player appears once in the capturing circle.")
-    missing = [p for p in state.seats if p not in order]
+    gone = [p for p in order if p in state.gone]
+    require(not gone, f"{', '.join(gone)} left the game and has no place in the capturing circle.")
+    missing = [p for p in state.seated if p not in order]
     require(not missing, f"The capturing circle needs every player; {', '.join(missing)} missing.")
     return [CircleSet(first, order)]
 
@@ -535,7 +548,8 @@ def evolve(state: QuintetState, event: Event) -> QuintetState:
     match event:
         case OpeningRolled(player=player, dice=dice):
             opening = (*state.opening, OpeningRoll(player, dice))
-            nxt = state.seats[len(opening)] if len(opening) < len(state.seats) else player
+            waiting = _yet_to_roll(state.seated, opening)
+            nxt = waiting[0] if waiting else player
             return replace(state, opening=opening, current=nxt, rolls=state.rolls + 1)
         case OpeningWon(player=winner):
             return replace(state, phase=CIRCLE, first=winner, current=winner)
@@ -582,12 +596,22 @@ def evolve(state: QuintetState, event: Event) -> QuintetState:
 
 def _rolled_on(state: QuintetState, roll: OpeningRoll) -> QuintetState:
     rolled_on = (*state.rolled_on, roll)
-    done = {r.player for r in rolled_on}
-    if len(done) >= len(state.seats):  # everyone is on the board: the first player rolls to start play
-        first = state.first or state.seats[0]
-        return replace(state, rolled_on=rolled_on, phase=PLAY, current=first, rolls=state.rolls + 1, turns=1)
-    nxt = state.next_seat(roll.player, [p for p in state.seats if p not in done])
+    waiting = _yet_to_roll(state.still_in, rolled_on)
+    if not waiting:  # everyone is on the board: the first player rolls to start play
+        return replace(state, rolled_on=rolled_on, phase=PLAY, current=_starter(state), rolls=state.rolls + 1, turns=1)
+    nxt = state.next_seat(roll.player, waiting)
     return replace(state, rolled_on=rolled_on, current=nxt, rolls=state.rolls + 1)
+
+
+def _yet_to_roll(players: Sequence[str], rolls: Sequence[OpeningRoll]) -> list[str]:
+    done = {r.player for r in rolls}
+    return [p for p in players if p not in done]
+
+
+def _starter(state: QuintetState) -> str:
+    """Who rolls first in play: the opening's winner, or the next seat still in if they left."""
+    first = state.first or state.seats[0]
+    return first if first in state.still_in else state.next_seat(first)
 
 
 def _new_turn(state: QuintetState, player: str) -> QuintetState:
@@ -630,6 +654,39 @@ def _player_out(state: QuintetState, gone: str) -> QuintetState:
     after = replace(state, circle=circle, out=(*state.out, gone), alliances=alliances)
     if state.current == gone:  # the mover is out: the turn passes on
         return _new_turn(after, state.next_seat(gone, circle))
+    return after
+
+
+# -- a player leaves ---------------------------------------------------------------------
+
+
+def players_in(state: QuintetState) -> tuple[str, ...]:
+    """Who is still playing: not knocked out, not gone."""
+    return state.still_in
+
+
+def left(state: QuintetState, player: str) -> QuintetState:
+    """`player` left. Before the circle is set they just drop out of the opening; after it, the
+    circle closes over the gap exactly as when a player is out, and play goes on."""
+    gone = (*state.gone, player)
+    if state.phase in (OPENING, CIRCLE):
+        after = replace(state, gone=gone, opening=tuple(r for r in state.opening if r.player != player))
+        waiting = _yet_to_roll(after.seated, after.opening)
+        if waiting:  # the opening roll goes on without them
+            return replace(after, current=waiting[0] if state.current == player else state.current)
+        if len(after.seated) < 2:  # one player is left: the engine ends the game
+            return after
+        first, _best, _tied = _opening_winner(after.opening)  # everyone left has rolled
+        return replace(after, phase=CIRCLE, first=first, current=first)
+    i = state.seats.index(player)
+    tokens = (*state.tokens[:i], 0, *state.tokens[i + 1 :])
+    after = _player_out(replace(state, tokens=tokens, gone=gone), player)
+    after = replace(after, out=state.out)  # left, not knocked out
+    if state.phase == ROLLING_ON and state.current == player:
+        waiting = _yet_to_roll(after.still_in, after.rolled_on)
+        if not waiting:
+            return replace(after, phase=PLAY, current=_starter(after), turns=1)
+        return replace(after, current=after.next_seat(player, waiting), turns=state.turns)
     return after
 
 

@@ -10,8 +10,10 @@ from collections.abc import Sequence
 
 from companion.codec import to_json
 from companion.engine import everything_public
-from companion.game import Event, UnknownEvent, View
+from companion.game import Event, PlayerLeft, UnknownEvent, View
 from companion.games.quintet.rules import (
+    CIRCLE,
+    OPENING,
     PLAY,
     RULE7,
     RULE8,
@@ -82,6 +84,7 @@ def public_view(state: QuintetState) -> View:
         "captures": [to_json(capture) for capture in legal_captures(state)],
         "due_to_roll": due_to_roll(state),
         "out": list(state.out),
+        "gone": list(state.gone),
         "winner": state.winner,
         "turns": state.turns,
         "rolls": state.rolls,
@@ -150,5 +153,15 @@ def news(event: Event | None, state: QuintetState) -> str:
             return f"No alliance became a capture. {state.current} {goes_on}."
         case GameWon(player=winner):
             return f"{winner} is the last player standing and wins!"
+        case PlayerLeft(player=gone):
+            if len(state.still_in) == 1:
+                return f"{gone} left the game. {state.still_in[0]} is the only player left and wins!"
+            if state.phase in (OPENING, CIRCLE):
+                return f"{gone} left the game. {state.current} is next."
+            said = f"{gone} left the game. New capturing circle: {circle_text(state.circle)}."
+            if state.alliances:
+                pairs = " or ".join(f"{p.by} would capture {p.of}" for p in state.alliances)
+                said += f" Does any space hold an old alliance that is now predator and prey ({pairs})?"
+            return f"{said} {state.current}'s turn." if state.phase == PLAY and state.dice is None else said
         case _:
             raise UnknownEvent("Quintet", event)
