@@ -8,7 +8,9 @@ Each figure beside a baseline from the same run:
 - opening a 1,000-game file (``quick_check``, every game row's checksum and
   move count), `companion check` of it (every row) and salvaging it with a
   smashed page (every page read, the file kept aside, a fresh one written),
-  each against plain SQLite reading every row of the same file.
+  each against plain SQLite reading every row of the same file;
+- dice statistics over every game of that file from the store's running
+  tally, against the full recount of every live move (what they were before).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from bench.__main__ import line
 from bench.tally import GAME as TALLY
 from bench.tally import Roll
 from companion.dice import RandomDice
+from companion.dicestats import DiceStats
 from companion.game import Options
 from companion.session import Session
 from companion.store import Store, check, rows
@@ -144,9 +147,30 @@ def _big_file(folder: Path) -> list[str]:
     return lines
 
 
+def _dice_stats(folder: Path, games: int = GAMES) -> str:
+    """Dice statistics of every game: the running tally against counting every live move again."""
+    path = folder / "dice.db"
+    games_file(path, games=games)
+    tallied, counted = [], []
+    with Store.open(path) as store:
+        first = store.dice_stats("quintet")  # a file made without the tally: counted once, then kept
+        for _ in range(5):  # interleaved, so the machine's mood hits both alike
+            t0 = time.perf_counter()
+            stats = store.dice_stats("quintet")
+            t1 = time.perf_counter()
+            again = DiceStats.of_moves(store.all_moves("quintet"))
+            t2 = time.perf_counter()
+            assert stats == again == first
+            tallied.append(t1 - t0)
+            counted.append(t2 - t1)
+    t, b = statistics.median(tallied), statistics.median(counted)
+    return line(f"dice statistics after {games:,} games", f"{t * 1e3:.2f} ms", f"{b * 1e3:.0f} ms", t / b, "≤ 0.05")
+
+
 def run() -> list[str]:
     folder = Path(tempfile.mkdtemp(prefix="bench-store-"))
     try:
-        return [_appends(folder), *_big_file(folder)]
+        counted_again = f"{'':<46} (baseline: every live move of every game read and counted again)"
+        return [_appends(folder), *_big_file(folder), _dice_stats(folder), counted_again]
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -20,6 +20,15 @@ FACES = tuple(range(1, 7))
 EXPECTED_SHARE = {t: (6 - abs(t - 7)) / 36 for t in TOTALS}
 """Fair two-dice totals: 1/36 for 2 and 12 up to 6/36 for 7."""
 
+PAIRS = tuple((a, b) for a in FACES for b in FACES)
+"""Every roll of two dice, first die then second: the order of a running tally's 36 counts."""
+
+
+def pair_index(a: int, b: int) -> int:
+    """Where the roll (a, b) is counted in a tally ordered as `PAIRS`."""
+    return (a - 1) * len(FACES) + (b - 1)
+
+
 MIN_EXPECTED = 5.0
 """Below this many expected rolls in some cell the chi-square approximation is poor."""
 
@@ -129,13 +138,27 @@ class DiceStats:
         return cls(tuple(totals), tuple(faces))
 
     @classmethod
+    def of_tally(cls, counts: Sequence[int]) -> DiceStats:
+        """The statistics of a running tally: how often each roll of `PAIRS` came (``Store.dice_stats``)."""
+        totals = [0] * len(TOTALS)
+        faces = [0] * len(FACES)
+        for (a, b), count in zip(PAIRS, counts, strict=True):
+            totals[a + b - 2] += count
+            faces[a - 1] += count
+            faces[b - 1] += count
+        return cls(tuple(totals), tuple(faces))
+
+    @classmethod
     def of_events(cls, events: Iterable[object]) -> DiceStats:
         """The statistics of one game's events."""
         return cls.of_rolls(rolls_in(events))
 
     @classmethod
     def of_moves(cls, moves: Iterable[HasEvents]) -> DiceStats:
-        """The statistics of many moves, e.g. ``Store.all_moves("quintet")`` (every game)."""
+        """The statistics of many moves, e.g. ``Store.all_moves("quintet")`` (a full recount: every game read).
+
+        For every game ever played, ``Store.dice_stats`` reads the store's running tally instead.
+        """
         return cls.of_events(event for move in moves for event in move.events)
 
     @property

@@ -64,6 +64,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return history(args)
     if args.command == "check":
         return check(args)
+    if args.command == "export":
+        return export(args)
     return run(args)
 
 
@@ -101,8 +103,15 @@ def _parser() -> argparse.ArgumentParser:
     play_cmd.add_argument(
         "--resume",
         action="store_true",
-        help="continue the most recent unfinished game in --db instead of starting one "
+        help="continue the unfinished game in --db instead of starting one "
         "(dice it already rolled are kept; --seed seeds the ones rolled from here on)",
+    )
+    play_cmd.add_argument(
+        "--game",
+        dest="game_id",
+        type=int,
+        metavar="ID",
+        help="with --resume: which unfinished game, by its number (needed when --db holds several)",
     )
     play_cmd.add_argument("--setting", action="append", default=[], metavar="KEY=JSON",
                           help='a game setting, e.g. --setting capture_rule=\\"arcade\\" (repeatable)')
@@ -134,6 +143,20 @@ def _parser() -> argparse.ArgumentParser:
         "at all (missing, not a games file).",
     )
     check_cmd.add_argument("--db", type=Path, help="games database (default: in the user data directory)")
+
+    export_cmd = commands.add_parser(
+        "export",
+        help="write one game's public record (players, times, outcome, every move's events) to standard output",
+        description="Write game GAME_ID's public record to standard output: the game, its players and settings, "
+        "when it started and ended, its outcome, and every move that stands (undone ones left out) with its "
+        "time and its events as the whole table may read them. Nothing hidden is written, except that a "
+        "finished game is revealed in full (each player's own view at the end). --format json (the default) is "
+        "described in the README; --format text is the table's sentences. Reading changes nothing. "
+        "Exit status 2: no such game, or a --db that is not a games file.",
+    )
+    export_cmd.add_argument("game_id", type=int, metavar="GAME_ID", help="the game's number (as history lists it)")
+    export_cmd.add_argument("--format", choices=("json", "text"), default="json", help="json (default) or text")
+    export_cmd.add_argument("--db", type=Path, help="games database (default: in the user data directory)")
     commands.add_parser(
         "display-emulator",
         help="emulate a player display on a pseudo-terminal (see `companion display-emulator --help`)",
@@ -152,6 +175,8 @@ def play(args: argparse.Namespace) -> int:
 
     if args.resume and args.db is None:
         return refuse("--resume continues a game saved in a games file: name it with --db PATH.")
+    if args.game_id is not None and not args.resume:
+        return refuse("--game ID names an unfinished game to continue: use it with --resume.")
     if not args.resume and (args.game is None or args.players is None):
         return refuse("name the game and the players (e.g. quintet --players Ann,Bo), or continue a saved game "
                       "with --resume --db PATH.")
@@ -195,10 +220,21 @@ def play(args: argparse.Namespace) -> int:
 
 
 def _resume(store: Store, args: argparse.Namespace, settings: dict[str, Any], dice: RandomDice) -> Session:
-    """The unfinished game in `store`; the game, players and settings named too must be its own."""
-    record = store.unfinished()
-    if record is None:
+    """The unfinished game in `store` (the one `--game ID` names, if several); the game, players and settings
+    named too must be its own."""
+    waiting = [item.record for item in store.unfinished_games()]
+    if not waiting:
         raise LookupError(f"there is no unfinished game in {args.db} to resume.")
+    # "3: quintet with Ann, Bo, Cy; 1: quark with Di, Ed", newest first
+    listed = "; ".join(f"{r.id}: {r.game} with {', '.join(Options.from_json(r.options).names)}" for r in waiting)
+    if args.game_id is not None:
+        record = next((r for r in waiting if r.id == args.game_id), None)
+        if record is None:
+            raise LookupError(f"{args.db} has no unfinished game {args.game_id} (it has {listed}).")
+    elif len(waiting) > 1:
+        raise LookupError(f"{args.db} has {len(waiting)} unfinished games, so name one with --game ID: {listed}.")
+    else:
+        record = waiting[0]
     if args.game is not None and args.game != record.game:
         raise LookupError(f"the unfinished game in {args.db} is {record.game}, not {args.game}.")
     options = Options.from_json(record.options)
@@ -345,6 +381,164 @@ def check(args: argparse.Namespace) -> int:
         games, moves = store.counts()
     print(f"{path} is healthy: {games} game{'s' if games != 1 else ''}, {moves} move{'s' if moves != 1 else ''}.")
     return 0
+
+
+# -- export ------------------------------------------------------------------------
+
+EXPORT_FORMAT = "tabletop-companion game"
+EXPORT_VERSION = 1
+"""Raised only when a field changes meaning or goes away; new fields may appear in any version."""
+
+
+def export(args: argparse.Namespace) -> int:
+    """One game's public record, read without locking, moving or writing anything."""
+    path = args.db or paths.database_path()
+
+    def refuse(sentence: object) -> int:
+        print(f"companion export: {sentence}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+    if not os.path.lexists(path):
+        return refuse(f"There is no game number {args.game_id}: no games have been played yet.")
+    try:
+        store = Store.read(path)
+    except StoreRefused as refused:
+        return refuse(refused)
+    with store:
+        if store.notice:  # damage found (and read around): the file is left for the app or `companion check`
+            print(store.notice, file=sys.stderr)
+        try:
+            record = game_record(store, args.game_id)
+        except (LookupError, SetupError, ValueError) as problem:
+            return refuse(problem)
+    if args.format == "text":
+        print("\n".join(record_text(record)))
+    else:
+        print(json.dumps(record, indent=2, ensure_ascii=False, sort_keys=True))
+    return 0
+
+
+def game_record(store: Store, game_id: int) -> dict[str, Any]:
+    """Game `game_id`'s public record (the JSON `companion export` writes; the README describes it).
+
+    Each event passes through its game's `public_event`, and its sentence is made from the game's own
+    sentences with the state the event led to. Only a finished game (not an abandoned one) adds each player's
+    own view at the end: once a game is over, nothing in it is secret any more.
+    """
+    from companion.game import ABANDONED
+    from companion.games import game as game_named
+
+    found = store.game(game_id)
+    if found is None:
+        raise LookupError(f"There is no game number {game_id} in this games file.")
+    game = game_named(found.game)
+    options = Options.from_json(found.options)
+    state = game.setup(options)
+    moves = []
+    for move in store.moves(game_id):
+        if move.undone:
+            continue
+        events, sentences = [], []
+        for stored in move.events:
+            event = game.event_from_json(stored)
+            state = game.evolve(state, event)
+            public = game.public_event(event)
+            events.append(public)
+            sentences.extend(s for s in [_table_sentence(game, state, event, public)] if s)
+        moves.append({"number": len(moves) + 1, "at": _when(move.at), "events": events, "sentences": sentences})
+    outcome = found.outcome
+    finished = outcome is not None and outcome.get("reason") != ABANDONED
+    record: dict[str, Any] = {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "game": {"id": found.id, "name": game.name, "title": game.title},
+        "players": list(options.names),
+        "settings": dict(options.settings),
+        "started_at": _when(found.started_at),
+        "finished_at": _when(found.finished_at) if found.finished_at is not None else None,
+        "elapsed": round(found.elapsed, 3),
+        "outcome": outcome,
+        "moves": moves,
+        "final_view": game.public_view(state),
+    }
+    if finished:
+        record["revealed"] = {name: game.private_view(state, name) for name in options.names}
+    return record
+
+
+def record_text(record: dict[str, Any]) -> list[str]:
+    """The record as the table reads it: a heading, then each move's time and sentences."""
+    game = record["game"]
+    lines = [f"{game['title']} (game {game['id']}): {', '.join(record['players'])}."]
+    lines.append(f"Started {_local(record['started_at'])}.")
+    for move in record["moves"]:
+        said = " ".join(move["sentences"]) or "(nothing the table reads)"
+        lines.append(f"{_local(move['at'])[-8:]}  {move['number']}. {said}")
+    outcome = record["outcome"]
+    if outcome is None:
+        lines.append("Not finished.")
+    else:
+        winners = ", ".join(outcome.get("winners", [])) or "nobody"
+        detail = f" {outcome['detail']}" if outcome.get("detail") else ""
+        ended = f"Ended {_local(record['finished_at'])}: " if record["finished_at"] else ""
+        lines.append(f"{ended}won by {winners} ({outcome.get('reason', '')}).{detail}")
+    return lines
+
+
+def _table_sentence(game: Any, state: Any, event: Any, public: dict[str, Any]) -> str:
+    """The game's own sentence for `event` in the `state` it led to, or one made from its public form.
+
+    The games word their sentences differently (one per event, one per action, one about the board), so each
+    is asked here in its own way; a game not named here gets sentences made from its public events.
+    """
+    from companion.game import UnknownEvent
+
+    views = game.views
+    try:
+        if game.name == "quintet":
+            return str(views.news(event, state))
+        if game.name == "quin" and type(event).__name__ in _QUIN_STEPS:
+            return str(views.news(state, event))
+        if game.name == "quark":
+            return str(views.describe(event, state.atoms))
+        if game.name == "quantum-link" and getattr(state, "just_covered", None):
+            return str(views.news(state))
+    except (UnknownEvent, AttributeError, TypeError, ValueError, KeyError):
+        pass
+    return _plain_sentence(public)
+
+
+_QUIN_STEPS = frozenset(
+    {"PieceMoved", "FirstSightReached", "Passed", "Flashed", "MemorySwapped", "TimeUsed", "Resurrected",
+     "BroughtIn", "GravityCast", "Reflected"}
+)  # fmt: skip
+"""The Quin events its `news` tells; the others (setting up, a hidden identity) are told from their public form."""
+
+
+def _plain_sentence(public: dict[str, Any]) -> str:
+    """'Ann: rolled (dice 3, 4).' from an event's public form (never more than the public form says)."""
+    kind = str(public.get("type", "event")).replace("_", " ")
+    who = public.get("player")
+    rest = []
+    for key, value in public.items():
+        if key in {"type", "player"} or value in (None, "", [], {}):
+            continue
+        shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+        rest.append(f"{key.replace('_', ' ')} {shown}")
+    detail = f" ({'; '.join(rest)})" if rest else ""
+    return f"{who}: {kind}{detail}." if isinstance(who, str) else f"{kind.capitalize()}{detail}."
+
+
+def _when(at: float) -> str:
+    """A stored time (seconds since 1970) as ISO 8601 with this machine's UTC offset."""
+    from datetime import datetime
+
+    return datetime.fromtimestamp(at).astimezone().isoformat(timespec="seconds")
+
+
+def _local(iso: str) -> str:
+    """'2026-11-23 19:24:28' from an ISO time, for the text format."""
+    return iso[:19].replace("T", " ")
 
 
 # -- run --------------------------------------------------------------------------

@@ -42,6 +42,12 @@ CREATE TABLE IF NOT EXISTS moves (
     checksum INTEGER NOT NULL,
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS dice_tally (
+    game TEXT NOT NULL PRIMARY KEY,
+    pairs TEXT NOT NULL,
+    stamp INTEGER NOT NULL,
+    checksum INTEGER NOT NULL
+) WITHOUT ROWID;
 """
 
 # Column names and their kinds ("i" integer, "r" real, "t" text, "t?" / "r?" nullable),
@@ -54,8 +60,11 @@ MOVE_COLUMNS = (
     ("game_id", "i"), ("seq", "i"), ("action", "t"), ("events", "t"), ("draws", "t"), ("at", "r"), ("undone", "i"),
     ("version", "i"),
 )  # fmt: skip
+TALLY_COLUMNS = (("game", "t"), ("pairs", "t"), ("stamp", "i"))
+"""A game's dice tally (`store.tally`): 36 counts as JSON, and the stamp saying which writes it has seen."""
 GAME_NAMES = ", ".join(name for name, _ in GAME_COLUMNS)
 MOVE_NAMES = ", ".join(name for name, _ in MOVE_COLUMNS)
+TALLY_NAMES = ", ".join(name for name, _ in TALLY_COLUMNS)
 V1_COLUMNS = {
     "games": {"id", "game", "options", "started_at", "elapsed", "finished_at", "outcome", "pending_draws"},
     "moves": {"game_id", "seq", "action", "events", "draws", "at", "undone"},
@@ -193,6 +202,12 @@ def create_schema(connection: sqlite3.Connection, *, in_transaction: bool = Fals
     connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     if not in_transaction:
         connection.execute("COMMIT")
+
+
+def ensure_tally(connection: sqlite3.Connection) -> None:
+    """Add the dice tally's table to a file made before it (it is counted from the moves when first read)."""
+    statement = next(s for s in _SCHEMA.split(";") if "dice_tally" in s)
+    connection.execute(statement)
 
 
 def insert_game(db: sqlite3.Connection, values: Sequence[Any]) -> None:

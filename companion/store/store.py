@@ -11,9 +11,11 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+from companion.dicestats import DiceStats
 from companion.game import ABANDONED, Outcome, Refusal
+from companion.store import tally
 from companion.store.files import (
     StoreRefused,
     Weather,
@@ -34,6 +36,7 @@ from companion.store.rows import (
     Damaged,
     GameRecord,
     MoveRecord,
+    ensure_tally,
     fresh_memory_db,
     game_from,
     insert_game,
@@ -51,6 +54,15 @@ log = logging.getLogger(__name__)
 # The sentences below are printed by the commands themselves (`companion play`, `history`): where nobody
 # configured logging, Python must not print them a second time (its last-resort handler would).
 log.addHandler(logging.NullHandler())
+
+
+class Unfinished(NamedTuple):
+    """An unfinished game as the home screen lists it: its record, live moves, and the time of its last move."""
+
+    record: GameRecord
+    moves: int
+    last_played: float
+    """When its last move was made (when it started, if it has none yet)."""
 
 
 class NotSaved(Refusal):
@@ -83,6 +95,8 @@ class Store:
         self._saving = saving
         self._clock = clock
         self._last_backup = clock()
+        with contextlib.suppress(sqlite3.Error):
+            ensure_tally(connection)  # a file made before the dice tally (counted from the moves when first read)
         for sentence in (notice, problem):
             if sentence:
                 log.warning("games file %s: %s", self._where, sentence)
@@ -250,6 +264,7 @@ class Store:
             (next_id,) = db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()
             values = (next_id, game, json.dumps(options), now, 0.0, None, None, "[]", 0, 1)
             insert_game(db, values)
+            tally.keep(db, game)
             return int(next_id)
 
     def record(
@@ -286,6 +301,7 @@ class Store:
                 db, game, elapsed=elapsed, outcome=outcome, finished_at=finished, pending_draws=pending_draws,
                 moves=seq + 1, version=version,
             )  # fmt: skip
+            tally.keep(db, game[1], events, +1)  # in the same transaction: the tally never misses a move
         if outcome is not None or self._clock() - self._last_backup >= BACKUP_EVERY:
             self.backup()
 
@@ -320,6 +336,8 @@ class Store:
                 db, game, elapsed=elapsed, outcome=outcome, finished_at=finished, pending_draws=pending_draws,
                 moves=game[8], version=version,
             )  # fmt: skip
+            changed = bool(move[6]) != undone  # undone moves are not counted; a redone one counts again
+            tally.keep(db, game[1], json.loads(move[3]) if changed else (), -1 if undone else +1)
 
     def save_clock(self, game_id: int, elapsed: float) -> None:
         """Keep the game clock (paused). The version stays: it counts changes to the game, and a backup
@@ -334,6 +352,7 @@ class Store:
             game = self._game_for_update(db, game_id)
             outcome = Outcome((), ABANDONED).to_json()
             update_game(db, game, outcome=outcome, finished_at=now, version=game[9] + 1)
+            tally.keep(db, game[1])
 
     def _game_for_update(self, db: sqlite3.Connection, game_id: int) -> tuple[Any, ...]:
         row = db.execute(f"SELECT {GAME_NAMES}, checksum FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -433,6 +452,23 @@ class Store:
         found = self._guarded(lambda: self._games("WHERE finished_at IS NULL ORDER BY id DESC LIMIT 1"))
         return found[0] if found else None
 
+    def unfinished_games(self) -> list[Unfinished]:
+        """Every game that has not ended, newest first, with its live moves and when it was last played.
+
+        All of them, for the home screen and `companion play --resume --game ID`: starting a game never hides
+        another (issue 14). `unfinished()` stays: the appliance goes back into the most recent one at boot.
+        """
+
+        def read() -> list[Unfinished]:
+            out = []
+            for record in self._games("WHERE finished_at IS NULL ORDER BY id DESC"):
+                rows = self._rows("SELECT SUM(undone = 0), MAX(at) FROM moves WHERE game_id = ?", (record.id,))
+                moves, last = rows[0] if rows else (0, None)
+                out.append(Unfinished(record, int(moves or 0), float(last) if last is not None else record.started_at))
+            return out
+
+        return self._guarded(read) or []
+
     def moves(self, game_id: int) -> list[MoveRecord]:
         """Game `game_id`'s moves in order, undone ones included; every row checked."""
 
@@ -482,6 +518,33 @@ class Store:
             for name in (game.outcome or {}).get("winners", []):
                 counts[name] = counts.get(name, 0) + 1
         return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+    def dice_stats(self, game: str) -> DiceStats:
+        """Dice statistics over every live move of every game of one kind, from the running tally.
+
+        The tally is kept with every move (`store.tally`); where it is missing, damaged or behind (a file made
+        before it, a salvaged file), it is counted again from the moves once, and kept from then on.
+        """
+        try:
+            counts = tally.current(self._db, game)
+        except sqlite3.Error:
+            counts = None
+        if counts is None:
+            counts = self._count_dice_again(game)
+        return DiceStats.of_tally(counts)
+
+    def _count_dice_again(self, game: str) -> list[int]:
+        try:
+            before = tally.stamp(self._db, game)
+        except sqlite3.Error:
+            before = None
+        counts = tally.recount(event for move in self.all_moves(game) for event in move.events)
+        if before is None or not (self._writable and self._saving):
+            return counts  # only looking, or moves are not being saved: counted, not kept
+        with contextlib.suppress(NotSaved, sqlite3.Error), self._transaction() as db:
+            if tally.stamp(db, game) == before:  # nothing was written meanwhile
+                tally.write(db, game, counts, before)
+        return counts
 
     def all_moves(self, game: str) -> Iterator[MoveRecord]:
         """Every live move of every game of one kind (for whole-appliance statistics)."""

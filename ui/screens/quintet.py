@@ -394,7 +394,7 @@ class QuintetScreen(GameScreen):
         store = self.session.store
         popup = DiceStatsPopup(
             game_stats=DiceStats.of_events(self.session.events),
-            all_stats=DiceStats.of_moves(store.all_moves(self.session.game.name)),
+            all_stats=store.dice_stats(self.session.game.name),
             last_roll=last_roll_note(store.moves(self.session.game_id)),
         )
         popup.open()
