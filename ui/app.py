@@ -126,14 +126,18 @@ class CompanionApp(App):
         """After a restart (power cut, watchdog) the appliance goes straight back into the game."""
         return self.resume_game() if self.table.store.unfinished() else None
 
-    def resume_game(self) -> GameScreen | None:
-        """Open the unfinished game, exactly where it was left.
+    def resume_game(self, game_id: int | None = None) -> GameScreen | None:
+        """Open unfinished game `game_id` (the most recent one if None), exactly where it was left.
 
         Whatever goes wrong here must not stop the app (under systemd that would be a restart loop with
         no screen): the table gets the home screen and one sentence, and the game stays in the file.
         """
+        store, dice, clock = self.table.store, self.table.dice, self.table.clock
         try:
-            session = Session.resume(self.table.store, dice=self.table.dice, clock=self.table.clock)
+            if game_id is None:
+                session = Session.resume(store, dice=dice, clock=clock)
+            else:
+                session = Session.load(store, game_id, dice=dice, clock=clock)
             return self.show(session) if session else None
         except Exception as error:
             log.exception("Resuming the unfinished game failed")
@@ -146,13 +150,12 @@ class CompanionApp(App):
             self.home.notice = f"The unfinished game could not be resumed ({reason}); it is kept in the games file."
             return None
 
-    def discard_unfinished(self) -> None:
-        record = self.table.store.unfinished()
-        if record is not None:
-            try:
-                self.table.store.abandon(record.id, self.table.clock())
-            except Refusal as refusal:
-                self.home.notice = str(refusal)
+    def discard(self, game_id: int) -> None:
+        """End unfinished game `game_id` without a result (the home screen has asked first); the others stay."""
+        try:
+            self.table.store.abandon(game_id, self.table.clock())
+        except Refusal as refusal:
+            self.home.notice = str(refusal)
 
     def show(self, session: Session) -> GameScreen:
         self.screens.current = "home"  # so that any earlier game screen can go, even one of the same game

@@ -31,8 +31,9 @@ def test_home_to_a_game_and_back_then_resume(ui):
     assert ui.screen.name == "home"
 
     # the game was kept: home offers it for resume, and a tap brings it back
-    assert ui.screen.has_resume and title in ui.screen.resume_text
-    ui.tap(ui.find(ui.screen, "resume_button"))
+    (row,) = ui.screen.unfinished_rows
+    assert ui.screen.has_unfinished and row.title == title
+    ui.tap(row.ids.resume_button)
     assert ui.screen.name == f"game:{game}"
 
 

@@ -1,4 +1,4 @@
-"""What the home screen shows: the games (from the registry), seats and their colours, resume and results.
+"""What the home screen shows: the games (from the registry), seats and their colours, unfinished games and results.
 
 Plain Python, tested without a window. Nothing here names a game: the list
 comes from `companion.games` (each game's facts: its name, title, seats and
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from companion import games
@@ -75,17 +76,50 @@ def next_colour(current: str, taken: Iterable[str]) -> str:
     return current
 
 
-# -- resume, wins and history ----------------------------------------------------------------------
+# -- unfinished games, wins and history ----------------------------------------------------------------------
 
 
 def _player_names(options: Mapping[str, Any]) -> str:
     return ", ".join(p["name"] for p in options.get("players", []))
 
 
-def resume_line(record: Any, moves: int) -> str:
-    """``"Quinque with Ann, Bo: 12 moves, 3:04 played"`` for the unfinished game `record`."""
-    players = _player_names(record.options)
-    return f"{title_of(record.game)} with {players}: {moves} moves, {format_clock(record.elapsed)} played"
+@dataclass(frozen=True)
+class UnfinishedEntry:
+    """One unfinished game on the home screen: what its row says, and what Discard asks first."""
+
+    game_id: int
+    title: str
+    players: str
+    detail: str
+    question: str
+
+
+def moves_words(moves: int) -> str:
+    return "1 move" if moves == 1 else f"{moves} moves"
+
+
+def last_played_words(at: float, now: float) -> str:
+    """``"today 19:24"``, ``"yesterday 21:05"`` or ``"3 Nov 20:10"``, in the appliance's local time."""
+    then = datetime.fromtimestamp(at)
+    days = (datetime.fromtimestamp(now).date() - then.date()).days
+    clock = then.strftime("%H:%M")
+    if days == 0:
+        return f"today {clock}"
+    if days == 1:
+        return f"yesterday {clock}"
+    return f"{then.day} {then.strftime('%b')} {clock}"
+
+
+def unfinished_entries(games: Iterable[Any], now: float) -> list[UnfinishedEntry]:
+    """One row per unfinished game (`Store.unfinished_games()`, newest first): game, players, moves, last played."""
+    entries = []
+    for item in games:
+        record = item.record
+        title, players = title_of(record.game), _player_names(record.options)
+        detail = f"{moves_words(item.moves)} · {last_played_words(item.last_played, now)}"  # last played
+        question = f"Discard {title} with {players} ({moves_words(item.moves)})? It cannot be resumed afterwards."
+        entries.append(UnfinishedEntry(record.id, title, players, detail, question))
+    return entries
 
 
 def wins_line(wins: Mapping[str, int], *, most: int = 8) -> str:

@@ -1,4 +1,4 @@
-"""The home screen: who is at the table, which game, resume, and the history.
+"""The home screen: who is at the table, which game, every unfinished game, and the history.
 
 The games listed come from the registry through the home presenter
 (`ui.presenters.home`); this screen names no game. It works with the app
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import Screen
@@ -17,7 +17,7 @@ from kivy.uix.screenmanager import Screen
 from companion.game import Options, Player, Refusal, SetupError
 from ui.kv import beside, load_kv
 from ui.presenters import home as presenter
-from ui.presenters.home import GameEntry, Variant
+from ui.presenters.home import GameEntry, UnfinishedEntry, Variant
 from ui.theme import SEAT_COLOURS
 
 if TYPE_CHECKING:
@@ -35,9 +35,9 @@ class Shell(Protocol):
 
     def start_game(self, game: str, options: Options) -> object: ...
 
-    def resume_game(self) -> object: ...
+    def resume_game(self, game_id: int | None = None) -> object: ...
 
-    def discard_unfinished(self) -> None: ...
+    def discard(self, game_id: int) -> None: ...
 
 
 class PlayerRow(BoxLayout):
@@ -82,12 +82,44 @@ class GameChoice(BoxLayout):
         return {self.spec.setting: self.variant} if self.spec is not None else {}
 
 
+class UnfinishedRow(BoxLayout):
+    """One unfinished game: game, players, moves, last played; Resume, and Discard (which asks first)."""
+
+    game_id = NumericProperty(0)
+    title = StringProperty("")
+    players = StringProperty("")
+    detail = StringProperty("")
+    question = StringProperty("")
+    home = ObjectProperty(None)
+
+    def __init__(self, entry: UnfinishedEntry, **kwargs: Any) -> None:
+        super().__init__(
+            game_id=entry.game_id,
+            title=entry.title,
+            players=entry.players,
+            detail=entry.detail,
+            question=entry.question,
+            **kwargs,
+        )
+
+
+class DiscardPopup(Popup):
+    """Asks before an unfinished game is discarded: a tap on Discard in passing must not lose an evening."""
+
+    question = StringProperty("")
+    game_id = NumericProperty(0)
+    home = ObjectProperty(None)
+
+
 class HomeScreen(Screen):
-    """Seats, games, resume and results. Rows here are plain data until Start."""
+    """Seats, games, unfinished games and results. Rows here are plain data until Start.
+
+    The unfinished games sit in a fixed-height area under the seats, so the game buttons stay exactly where
+    they are whether there are none or five (issue 14: a resume bar above them once turned "Quin" into "Quintet").
+    """
 
     notice = StringProperty("")
-    resume_text = StringProperty("")
-    has_resume = BooleanProperty(False)
+    has_unfinished = BooleanProperty(False)
     wins_text = StringProperty("")
     history_text = StringProperty("")
     games = ListProperty([])
@@ -144,19 +176,29 @@ class HomeScreen(Screen):
         except (SetupError, Refusal) as problem:
             self.notice = str(problem)
 
-    def resume(self) -> None:
-        self.app.resume_game()
+    def resume(self, game_id: int) -> None:
+        self.app.resume_game(game_id)
 
-    def discard(self) -> None:
-        self.app.discard_unfinished()
+    def ask_discard(self, row: UnfinishedRow) -> DiscardPopup:
+        popup = DiscardPopup(question=row.question, game_id=row.game_id, home=self)
+        popup.open()
+        return popup
+
+    def discard(self, game_id: int) -> None:
+        self.app.discard(game_id)
         self.refresh()
+
+    @property
+    def unfinished_rows(self) -> list[UnfinishedRow]:
+        return list(reversed(self.ids.unfinished.children))
 
     def refresh(self) -> None:
         store = self.app.table.store
-        record = store.unfinished()
-        self.has_resume = record is not None
-        if record is not None:
-            self.resume_text = presenter.resume_line(record, store.move_count(record.id))
+        entries = presenter.unfinished_entries(store.unfinished_games(), self.app.table.clock())
+        self.ids.unfinished.clear_widgets()
+        for entry in entries:
+            self.ids.unfinished.add_widget(UnfinishedRow(entry, home=self))
+        self.has_unfinished = bool(entries)
         self.wins_text = presenter.wins_line(store.win_counts())
         self.history_text = presenter.history_text(list(store.finished(limit=30)))
         if store.notice and store.notice not in self.notice:  # damage found (and salvaged) since the start

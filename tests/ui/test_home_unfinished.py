@@ -1,0 +1,117 @@
+"""Every unfinished game kept (issue 14), on the real home screen with real touches.
+
+"The home screen lists all unfinished games: game, players, moves, last played. Each has Resume and
+Discard, and Discard asks first. Starting a game never discards or hides another. Nothing on the home
+screen moves while a finger is on its way."
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any
+
+from companion.config import Config
+from companion.dice import RandomDice
+from companion.game import Options, RuleError
+from companion.session import Session
+from companion.store import Store
+from tests.support.golden import FOLDER, game_of, read
+
+# Three different games, each played part of the way from a golden script.
+SCRIPTS = ("quinque-row-win", "quintet-two-players", "quantum-link-full-board")
+
+
+def _play_part(store: Store, script: str, clock: Any) -> Session:
+    golden = read(FOLDER / f"{script}.jsonl")
+    session = Session.start(
+        store,
+        game_of(golden.path),
+        Options.for_names(*golden.players, **golden.settings),
+        dice=RandomDice.seeded(golden.seed or 1),
+        clock=clock,
+    )
+    lines = golden.lines
+    for action in lines[: max(2, len(lines) // 3)]:
+        if action.get("type") in ("undo", "redo"):
+            continue
+        with contextlib.suppress(RuleError):  # a script's refused lines are refused here too
+            session.act(action)
+    assert session.outcome is None, f"{script}: played only part of the way, the game must still be on"
+    return session
+
+
+def _game_buttons(home: Any) -> list[Any]:
+    return [w for w in home.ids.games.walk(restrict=True) if w.__class__.__name__ == "Button"]
+
+
+def _positions(ui: Any) -> list[tuple[float, float, float, float]]:
+    ui.settle()
+    return [(*b.to_window(*b.pos), b.width, b.height) for b in _game_buttons(ui.screen)]
+
+
+def _restart(ui: Any, path: Path) -> None:
+    """As after a power cut: the store closed, a new store and a new home screen on the same file."""
+    from ui.table import Table
+
+    ui.store.close()
+    ui.store = Store.open(path)
+    ui.table = Table(store=ui.store, config=Config(), dice=RandomDice.seeded(7))
+    ui.app.reset(ui.table)
+    ui.frames(3)
+
+
+def test_three_unfinished_games_listed_resumed_exactly_in_any_order_and_one_discarded_after_asking(ui, tmp_path):
+    path = Path(ui.store.path)
+    empty = _positions(ui)
+    assert ui.screen.unfinished_rows == [] and not ui.screen.has_unfinished
+
+    clock = iter(range(1_750_000_000, 1_750_100_000, 60))
+    sessions = [_play_part(ui.store, script, lambda: float(next(clock))) for script in SCRIPTS]
+    before = {s.game_id: (s.game.name, s.state, len(s.moves), s.redo_moves) for s in sessions}
+    _restart(ui, path)
+
+    home = ui.screen
+    rows = home.unfinished_rows
+    assert [row.game_id for row in rows] == [s.game_id for s in reversed(sessions)], "all of them, newest first"
+    for row, session in zip(rows, reversed(sessions), strict=True):
+        assert session.game.title == row.title and ", ".join(session.options.names) == row.players
+        assert row.detail.startswith(f"{len(session.moves)} moves · ")
+    assert _positions(ui) == empty, "the game buttons stay put with three unfinished games as with none"
+    ui.screenshot("home-unfinished.png")
+
+    # resume each in an order unlike the list's, each after a restart of its own
+    for game_id in (sessions[1].game_id, sessions[0].game_id, sessions[2].game_id):
+        row = next(r for r in ui.screen.unfinished_rows if r.game_id == game_id)
+        ui.tap(row.ids.resume_button)
+        resumed = ui.screen.session
+        assert resumed.game_id == game_id
+        name, state, moves, redo = before[game_id]
+        assert (resumed.game.name, resumed.state, len(resumed.moves), resumed.redo_moves) == (name, state, moves, redo)
+        ui.app.go_home()
+        _restart(ui, path)
+        assert len(ui.screen.unfinished_rows) == 3, "resuming and going home keeps every game"
+
+    # Discard asks first: keeping it changes nothing; confirming drops that game only
+    target = ui.screen.unfinished_rows[1]
+    ui.tap(target.ids.discard_button)
+    popup = ui.window.children[0]
+    assert target.title in popup.question
+    ui.screenshot("home-unfinished-discard.png")
+    ui.tap(popup.ids.keep_button)
+    assert len(ui.screen.unfinished_rows) == 3
+    ui.tap(ui.screen.unfinished_rows[1].ids.discard_button)
+    ui.tap(ui.window.children[0].ids.confirm_button)
+    left = [row.game_id for row in ui.screen.unfinished_rows]
+    assert target.game_id not in left and len(left) == 2
+    assert [r.id for r in (g.record for g in ui.store.unfinished_games())] == left
+    assert _positions(ui) == empty
+
+
+def test_starting_a_game_never_discards_or_hides_another(ui):
+    first = ui.start_game("quinque", ["Ann", "Bo"])
+    ui.app.go_home()
+    second = ui.start_game("quintet", ["Ann", "Bo", "Cy"])
+    ui.app.go_home()
+    ids = [row.game_id for row in ui.screen.unfinished_rows]
+    assert ids == [second.session.game_id, first.session.game_id]
