@@ -72,6 +72,10 @@ def prepare(*, appliance: bool = False, width: int = 800, height: int = 480) -> 
     Config.set("graphics", "width", str(width))
     Config.set("graphics", "height", str(height))
     Config.set("graphics", "resizable", "1")
+    # maxfps stays Kivy's 60 and the clock Kivy's default (issue 14, measured with `make bench`): an idle
+    # loop at 60 fps costs ~17 ms of CPU a second, at 20 fps ~8 ms, while one redraw of a game screen
+    # under software GL costs 30-110 ms; the clock's once-a-second redraw is the cost, and a lower
+    # maxfps would only add up to 50 ms before a tap is seen. SDL's input is polled once per frame.
     Config.set("input", "mouse", "mouse,multitouch_on_demand")  # no red dots on right-click
     if appliance:
         Config.set("graphics", "fullscreen", "auto")

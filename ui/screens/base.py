@@ -7,14 +7,22 @@ through `send(action)`, which shows a refused action's sentence in the banner.
 
 Session changes may come from any thread (a race button, a display key);
 they reach the screen only through the table's dispatcher.
+
+The game clock costs an idle screen as little as it can (issue 14): it is
+woken just after the shown second changes, never while paused, and its
+label keeps one width per pattern of digits ("8:88"), so a tick redraws one
+label and never lays the top bar out again.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from kivy.clock import Clock
+from kivy.clock import Clock, ClockEvent
+from kivy.core.text import Label as CoreLabel
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -31,6 +39,30 @@ if TYPE_CHECKING:
     from ui.table import Table
 
 KV = beside(__file__)
+CLOCK_LATE = 0.02
+"""Seconds after the shown second changes that the clock is woken: Kivy's Clock may fire a frame early."""
+CLOCK_PADDING = 16
+"""Room beside the clock's digits, in dp."""
+
+
+def next_tick(elapsed: float) -> float:
+    """Seconds from `elapsed` until just after the shown clock (whole seconds) changes: at most a second."""
+    return 1.0 - elapsed % 1.0 + CLOCK_LATE
+
+
+@lru_cache(maxsize=32)
+def clock_room(text: str, font_size: float, font_name: str, bold: bool) -> float:
+    """The clock label's width for `text`: that of its pattern with every digit an 8, plus padding.
+
+    Every time of one pattern ("0:07" and "9:59") gets the same width, so the
+    top bar is laid out again only when the pattern changes (at 10:00, at
+    1:00:00, on pausing), not at every tick.
+    """
+    from kivy.metrics import dp
+
+    probe = CoreLabel(text=re.sub(r"\d", "8", text), font_size=font_size, font_name=font_name, bold=bold)
+    probe.refresh()
+    return float(probe.content_width + dp(CLOCK_PADDING))
 
 
 class GameScreen(Screen):
@@ -57,7 +89,7 @@ class GameScreen(Screen):
         if body is not None:
             self.ids.body.add_widget(body)
         self._unsubscribe = session.subscribe(lambda _s: table.dispatch(self.refresh))
-        self._ticker = Clock.schedule_interval(lambda _dt: self._tick(), 1.0)
+        self._ticker: ClockEvent | None = None
         self.refresh()
 
     # -- for subclasses --------------------------------------------------------
@@ -133,7 +165,14 @@ class GameScreen(Screen):
             self.say(str(refusal), error=True)
 
     def _tick(self) -> None:
-        self.clock_text = format_clock(self.session.elapsed)
+        """Show the clock; while it runs, come back just after the shown second changes."""
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
+        elapsed = self.session.elapsed
+        self.clock_text = format_clock(elapsed)  # a property: an unchanged text redraws nothing
+        if not self.session.paused:
+            self._ticker = Clock.schedule_once(lambda _dt: self._tick(), next_tick(elapsed))
 
     def open_menu(self) -> None:
         GameMenu(screen=self).open()
@@ -172,7 +211,9 @@ class GameScreen(Screen):
     def close(self) -> None:
         """Stop listening to the session (the screen is being thrown away)."""
         self._unsubscribe()
-        self._ticker.cancel()
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
 
 
 class GameMenu(Popup):
