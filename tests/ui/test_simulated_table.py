@@ -56,4 +56,5 @@ def test_an_emulated_display_is_found_paired_and_shown_its_players_view(table):
         assert wait_until(lambda: len(session.moves) == 1), core.screen()
         assert session.state.side("Ann").clone == ("Artificial Light", "Time")
         clone_shown = [" Clone: Art.Light", "   > Time", "> 1 ?             off"]
-    assert core.wait_for(lambda c: c.screen()[1:4] == clone_shown), core.screen()
+        # Still plugged in: the screen after the move is on its way when the move is made.
+        assert core.wait_for(lambda c: c.screen()[1:4] == clone_shown), core.screen()

@@ -136,16 +136,19 @@ class DisplayStatusStrip(BoxLayout):
         chips = self.ids.get("chips")
         if chips is None:
             return
-        chips.clear_widgets()
-        for status in self.statuses:
-            chips.add_widget(
-                DisplayChip(
-                    text=chip_text(status),
-                    state_colour=theme.WARN if status.claims else _COLOURS[status.state],
-                    code=status.code or "",
-                    owner=self,
-                )
-            )
+        # Chips are changed in place, not made anew: one under a finger stays where it is when news arrives.
+        shown = chips.children[::-1]  # Kivy keeps children newest first
+        for extra in shown[len(self.statuses) :]:
+            chips.remove_widget(extra)
+        for i, status in enumerate(self.statuses):
+            if i < len(shown):
+                chip = shown[i]
+            else:
+                chip = DisplayChip(owner=self)
+                chips.add_widget(chip)
+            chip.text = chip_text(status)
+            chip.state_colour = theme.WARN if status.claims else _COLOURS[status.state]
+            chip.code = status.code or ""
         # A display that claimed someone's identity without proving it is not asked about by itself:
         # pairing it is a deliberate step (a tap on its warning), never a popup to wave away.
         waiting = [s.code for s in self.statuses if s.player is None and s.code and s.claims is None]
