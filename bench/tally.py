@@ -71,6 +71,12 @@ def private_view(state: tuple[int, int], player: str) -> View:
 
 
 public_event = everything_public
+revealed_view = public_view  # nothing is ever hidden
+
+
+def tell(event: Event, state: tuple[int, int]) -> str:
+    """The table's sentence for one event."""
+    return f"Added {event.value}: {state[1]} in all." if isinstance(event, Added) else ""
 
 _this = sys.modules[__name__]
 GAME = Game(Facts("bench-tally", "Tally", 1, 5), _this, _this, _this)  # type: ignore[arg-type]

@@ -19,7 +19,12 @@ roles, and `Game.from_package` assembles them into the registry entry:
   or test game) simply has no ``leave`` action.
 - ``views.py``: ``public_view(state)``, ``private_view(state, player)`` and
   ``public_event(event) -> dict`` (required: a game without secrets says so
-  with ``public_event = everything_public``), and the sentences a table reads.
+  with ``public_event = everything_public``); ``tell(event, state) -> str``:
+  the sentence the table reads for one event in the state it led to ("" for
+  one the table does not read), never naming anything `public_event` hides;
+  and ``revealed_view(state)``: the public view once nothing is secret any
+  more (a finished game), which for a game without secrets is ``public_view``.
+  `told_first` and `told_left` word the engine's own events for any game.
 - ``settings.py``: ``read(raw) -> settings``: its ``[games.<name>]`` table
   parsed and checked (`SetupError` with one sentence), defaults filled in.
   Optionally ``DEFAULTS`` (its settings as the config file writes them, so a
@@ -130,6 +135,8 @@ class ViewsModule(Protocol):
     def public_view(self, state: Any, /) -> View: ...
     def private_view(self, state: Any, player: str, /) -> View: ...
     def public_event(self, event: Any, /) -> dict[str, Any]: ...
+    def tell(self, event: Any, state: Any, /) -> str: ...
+    def revealed_view(self, state: Any, /) -> View: ...
 
 
 class SettingsModule(Protocol):
@@ -141,6 +148,26 @@ class SettingsModule(Protocol):
 def everything_public(event: Event) -> dict[str, Any]:
     """`public_event` for a game with no secrets: every event is shown as it is."""
     return codec.to_json(event)
+
+
+_HOW_CHOSEN = {
+    "race": "{player} was first to press and starts.",
+    "loser": "{player} lost the last game and starts.",
+    "table": "The table chose {player} to start.",
+}
+
+
+def told_first(event: FirstPlayerChosen) -> str:
+    """The sentence for who starts (`ChooseFirst`), in any game whose table chooses."""
+    return _HOW_CHOSEN.get(event.how, "{player} starts.").format(player=event.player)
+
+
+def told_left(event: PlayerLeft, still_in: Sequence[str]) -> str:
+    """The sentence for a player leaving, given who is still in after it ("Bo is the only player left...")."""
+    said = f"{event.player} left the game."
+    if len(still_in) == 1:
+        said += f" {still_in[0]} is the only player left and wins!"
+    return said
 
 
 class Game:
@@ -313,6 +340,17 @@ class Game:
     def public_event(self, event: Event) -> dict[str, Any]:
         """`event` as everyone may read it (a headless log, a history screen): secrets stripped."""
         return self.views.public_event(event)
+
+    def tell(self, event: Event, state: Any) -> str:
+        """The sentence the table reads for `event` in the `state` it led to ("" for one it does not read).
+
+        It names nothing `public_event` hides: a log of sentences is as public as the events themselves.
+        """
+        return self.views.tell(event, state)
+
+    def revealed_view(self, state: Any) -> View:
+        """The public view with every secret shown: for a finished game, where nothing is secret any more."""
+        return self.views.revealed_view(state)
 
     # -- the edges: JSON in and out -----------------------------------------------------------
 

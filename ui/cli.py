@@ -385,13 +385,11 @@ def check(args: argparse.Namespace) -> int:
 
 # -- export ------------------------------------------------------------------------
 
-EXPORT_FORMAT = "tabletop-companion game"
-EXPORT_VERSION = 1
-"""Raised only when a field changes meaning or goes away; new fields may appear in any version."""
-
 
 def export(args: argparse.Namespace) -> int:
-    """One game's public record, read without locking, moving or writing anything."""
+    """One game's public record (`companion.record`, as the Log screen reads it), changing nothing."""
+    from companion import record
+
     path = args.db or paths.database_path()
 
     def refuse(sentence: object) -> int:
@@ -408,137 +406,14 @@ def export(args: argparse.Namespace) -> int:
         if store.notice:  # damage found (and read around): the file is left for the app or `companion check`
             print(store.notice, file=sys.stderr)
         try:
-            record = game_record(store, args.game_id)
+            told = record.story(store, args.game_id)
         except (LookupError, SetupError, ValueError) as problem:
             return refuse(problem)
     if args.format == "text":
-        print("\n".join(record_text(record)))
+        print("\n".join(record.text_lines(told)))
     else:
-        print(json.dumps(record, indent=2, ensure_ascii=False, sort_keys=True))
+        print(json.dumps(record.to_json(told), indent=2, ensure_ascii=False, sort_keys=True))
     return 0
-
-
-def game_record(store: Store, game_id: int) -> dict[str, Any]:
-    """Game `game_id`'s public record (the JSON `companion export` writes; the README describes it).
-
-    Each event passes through its game's `public_event`, and its sentence is made from the game's own
-    sentences with the state the event led to. Only a finished game (not an abandoned one) adds each player's
-    own view at the end: once a game is over, nothing in it is secret any more.
-    """
-    from companion.game import ABANDONED
-    from companion.games import game as game_named
-
-    found = store.game(game_id)
-    if found is None:
-        raise LookupError(f"There is no game number {game_id} in this games file.")
-    game = game_named(found.game)
-    options = Options.from_json(found.options)
-    state = game.setup(options)
-    moves = []
-    for move in store.moves(game_id):
-        if move.undone:
-            continue
-        events, sentences = [], []
-        for stored in move.events:
-            event = game.event_from_json(stored)
-            state = game.evolve(state, event)
-            public = game.public_event(event)
-            events.append(public)
-            sentences.extend(s for s in [_table_sentence(game, state, event, public)] if s)
-        moves.append({"number": len(moves) + 1, "at": _when(move.at), "events": events, "sentences": sentences})
-    outcome = found.outcome
-    finished = outcome is not None and outcome.get("reason") != ABANDONED
-    record: dict[str, Any] = {
-        "format": EXPORT_FORMAT,
-        "version": EXPORT_VERSION,
-        "game": {"id": found.id, "name": game.name, "title": game.title},
-        "players": list(options.names),
-        "settings": dict(options.settings),
-        "started_at": _when(found.started_at),
-        "finished_at": _when(found.finished_at) if found.finished_at is not None else None,
-        "elapsed": round(found.elapsed, 3),
-        "outcome": outcome,
-        "moves": moves,
-        "final_view": game.public_view(state),
-    }
-    if finished:
-        record["revealed"] = {name: game.private_view(state, name) for name in options.names}
-    return record
-
-
-def record_text(record: dict[str, Any]) -> list[str]:
-    """The record as the table reads it: a heading, then each move's time and sentences."""
-    game = record["game"]
-    lines = [f"{game['title']} (game {game['id']}): {', '.join(record['players'])}."]
-    lines.append(f"Started {_local(record['started_at'])}.")
-    for move in record["moves"]:
-        said = " ".join(move["sentences"]) or "(nothing the table reads)"
-        lines.append(f"{_local(move['at'])[-8:]}  {move['number']}. {said}")
-    outcome = record["outcome"]
-    if outcome is None:
-        lines.append("Not finished.")
-    else:
-        winners = ", ".join(outcome.get("winners", [])) or "nobody"
-        detail = f" {outcome['detail']}" if outcome.get("detail") else ""
-        ended = f"Ended {_local(record['finished_at'])}: " if record["finished_at"] else ""
-        lines.append(f"{ended}won by {winners} ({outcome.get('reason', '')}).{detail}")
-    return lines
-
-
-def _table_sentence(game: Any, state: Any, event: Any, public: dict[str, Any]) -> str:
-    """The game's own sentence for `event` in the `state` it led to, or one made from its public form.
-
-    The games word their sentences differently (one per event, one per action, one about the board), so each
-    is asked here in its own way; a game not named here gets sentences made from its public events.
-    """
-    from companion.game import UnknownEvent
-
-    views = game.views
-    try:
-        if game.name == "quintet":
-            return str(views.news(event, state))
-        if game.name == "quin" and type(event).__name__ in _QUIN_STEPS:
-            return str(views.news(state, event))
-        if game.name == "quark":
-            return str(views.describe(event, state.atoms))
-        if game.name == "quantum-link" and getattr(state, "just_covered", None):
-            return str(views.news(state))
-    except (UnknownEvent, AttributeError, TypeError, ValueError, KeyError):
-        pass
-    return _plain_sentence(public)
-
-
-_QUIN_STEPS = frozenset(
-    {"PieceMoved", "FirstSightReached", "Passed", "Flashed", "MemorySwapped", "TimeUsed", "Resurrected",
-     "BroughtIn", "GravityCast", "Reflected"}
-)  # fmt: skip
-"""The Quin events its `news` tells; the others (setting up, a hidden identity) are told from their public form."""
-
-
-def _plain_sentence(public: dict[str, Any]) -> str:
-    """'Ann: rolled (dice 3, 4).' from an event's public form (never more than the public form says)."""
-    kind = str(public.get("type", "event")).replace("_", " ")
-    who = public.get("player")
-    rest = []
-    for key, value in public.items():
-        if key in {"type", "player"} or value in (None, "", [], {}):
-            continue
-        shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
-        rest.append(f"{key.replace('_', ' ')} {shown}")
-    detail = f" ({'; '.join(rest)})" if rest else ""
-    return f"{who}: {kind}{detail}." if isinstance(who, str) else f"{kind.capitalize()}{detail}."
-
-
-def _when(at: float) -> str:
-    """A stored time (seconds since 1970) as ISO 8601 with this machine's UTC offset."""
-    from datetime import datetime
-
-    return datetime.fromtimestamp(at).astimezone().isoformat(timespec="seconds")
-
-
-def _local(iso: str) -> str:
-    """'2026-11-23 19:24:28' from an ISO time, for the text format."""
-    return iso[:19].replace("T", " ")
 
 
 # -- run --------------------------------------------------------------------------

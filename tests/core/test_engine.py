@@ -123,7 +123,7 @@ def test_every_game_has_the_one_shape(name):
     assert isinstance(entry, Game), f"{name} is still in the old shape"
     for module, required in (
         (entry.rules, ("ACTIONS", "EVENTS", "setup", "decide", "evolve", "outcome", "current_player", "legal_actions")),
-        (entry.views, ("public_view", "private_view", "public_event")),
+        (entry.views, ("public_view", "private_view", "public_event", "tell", "revealed_view")),
         (entry.settings, ("read",)),
     ):
         missing = [attr for attr in required if not hasattr(module, attr)]

@@ -384,3 +384,14 @@ def test_every_event_reads_back_from_its_json():
         state, events = act(state, action)
         for event in events:
             assert GAME.event_from_json(GAME.to_json(event)) == event
+
+
+def test_the_log_names_a_space_from_where_the_first_tile_was_laid():
+    """The formation has no edge to count from and its first tile may move away: the log counts from the
+    start, right and down as the screen draws it."""
+    from companion.games.quinque.views import place
+
+    assert place((0, 0)) == "at the start"
+    assert place((1, 0)) == "1 right of the start"
+    assert place((0, -2)) == "2 up from the start"
+    assert place((-2, 1)) == "2 left and 1 down from the start"

@@ -17,8 +17,8 @@ from typing import Any
 
 from companion.codec import optional
 from companion.dice import Dice
-from companion.engine import Facts, Game, everything_public
-from companion.game import Action, Event, Options, Outcome, Seat, SetupError, UnknownEvent, View
+from companion.engine import Facts, Game, everything_public, told_left
+from companion.game import Action, Event, Options, Outcome, PlayerLeft, Seat, SetupError, UnknownEvent, View
 
 FACTS = Facts(name="tiny", title="Tiny Dice", min_players=2, max_players=5)
 REACHED_TARGET = "highest score"
@@ -138,6 +138,18 @@ def private_view(state: TinyState, player: str) -> View:
 
 
 public_event = everything_public  # the secret words are never in an event
+revealed_view = public_view  # the secret words stay private even at the end
+
+
+def tell(event: Event, state: TinyState) -> str:
+    match event:
+        case Rolled(player=player, value=value):
+            return f"{player} rolled {value}."
+        case Passed(player=player):
+            return f"{player} passed."
+        case PlayerLeft(player=player):
+            return told_left(event, players_in(state))
+    raise UnknownEvent("Tiny Dice", event)
 
 _this = sys.modules[__name__]
 GAME = Game(FACTS, _this, _this, _this)  # type: ignore[arg-type]

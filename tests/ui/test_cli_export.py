@@ -170,3 +170,22 @@ def test_export_changes_nothing_in_the_file(tmp_path, capsys):
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
     assert export(capsys, "1", "--db", str(path))[0] == 0
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
+
+
+def test_the_text_is_the_games_own_sentences(tmp_path, capsys):
+    """The text format tells each event in its game's words (its views' `tell`), the engine's own events
+    included, never a sentence pieced together from an event's JSON ("Ann: player left (...)")."""
+    path = tmp_path / "games.db"
+    with Store.open(path) as store:
+        session = Session.start(store, "quinque", Options.for_names("Ann", "Bo"), clock=lambda: 1_700_000_000.0)
+        session.act({"type": "choose_first", "player": "Bo", "chosen_by": "Ann", "how": "race"})
+        session.act({"type": "add", "player": "Bo", "tile": [0, 0], "skydiver": "nw"})
+        session.act({"type": "leave", "player": "Ann"})
+    status, text, _ = export(capsys, "1", "--db", str(path), "--format", "text")
+    assert status == 0
+    lines = [line.split("  ", 1)[1] for line in text.splitlines()[2:-1]]
+    assert lines == [
+        "1. Bo was first to press and starts.",
+        "2. Bo added a tile at the start. Bo marked the top left skydiver of the tile at the start.",
+        "3. Ann left the game. Bo is the only player left and wins!",
+    ]

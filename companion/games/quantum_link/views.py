@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine import everything_public
-from companion.game import View
+from companion.engine import everything_public, told_first, told_left
+from companion.game import Event, FirstPlayerChosen, PlayerLeft, UnknownEvent, View
 from companion.games.quantum_link import FACTS
 from companion.games.quantum_link.rules import (
     CELLS,
     RADIUS,
+    Covered,
+    GameEnded,
+    Passed,
+    Placed,
     QuantumLinkState,
     cell_name,
     dead,
@@ -21,6 +25,7 @@ from companion.games.quantum_link.rules import (
     friends,
     outcome,
     placed,
+    players_in,
     scores,
     scoring,
     surrounded,
@@ -82,6 +87,31 @@ def public_view(state: QuantumLinkState) -> View:
 def private_view(state: QuantumLinkState, player: str) -> View:
     """The public view and who is looking: nothing in Quantum Link is secret."""
     return {**public_view(state), "you": player}
+
+
+revealed_view = public_view  # nothing to reveal at the end
+
+
+def tell(event: Event, state: QuantumLinkState) -> str:
+    """The sentence the table reads for `event` in the `state` it led to."""
+    match event:
+        case Placed(player=player, cell=cell, face=face):
+            return f"{player} placed a {face} at {cell_name(cell)}."
+        case Covered(name=name, player=player, face=face, friends=n):
+            return f"Cover {player}'s {face} at {name} ({n} friendly neighbour{'s' if n != 1 else ''})."
+        case Passed(player=player):
+            return f"{player} passed."
+        case GameEnded(scores=final):
+            points = ", ".join(f"{p} {final[p]}" for p in state.players if p in final)
+            result = outcome(state)
+            if result is None or result.is_tie:
+                return f"Two passes in a row: the game is over, a tie ({points}). Play again, the other opening."
+            return f"Two passes in a row: the game is over ({points}). {', '.join(result.winners)} wins!"
+        case FirstPlayerChosen():
+            return told_first(event)
+        case PlayerLeft():
+            return told_left(event, players_in(state))
+    raise UnknownEvent("Quantum Link", event)
 
 
 def news(state: QuantumLinkState) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion import codec
-from companion.engine import everything_public
+from companion.engine import everything_public, told_first
 from companion.game import Event, FirstPlayerChosen, PlayerLeft, View
 from companion.games.quark import FACTS
 from companion.games.quark.rules import (
@@ -169,6 +169,19 @@ def notice(state: QuarkState) -> str:
     if state.unrefilled is not None:
         said.append(f"The {state.unrefilled} deck is empty, so the face-up row is not refilled.")
     return " ".join(said)
+
+
+revealed_view = public_view  # nothing to reveal at the end
+
+
+def tell(event: Event, state: QuarkState) -> str:
+    """The sentence the table reads for `event` in the `state` it led to (with the table's own atoms)."""
+    if isinstance(event, FirstPlayerChosen):
+        return told_first(event)  # how they were chosen, in the words every game uses
+    said = describe(event, state.atoms)
+    if isinstance(event, PlayerLeft) and len(state.names_in) == 1:
+        said += f" {state.names_in[0]} is the only player left and wins!"
+    return said
 
 
 def describe(event: Event, atoms: Sequence[Atom] = DEFAULT_ATOMS) -> str:

@@ -10,26 +10,35 @@ walks random games to hold all three to that.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from companion import codec
-from companion.game import Event, UnknownEvent, View
+from companion.engine import told_first, told_left
+from companion.game import Event, FirstPlayerChosen, PlayerLeft, UnknownEvent, View
 from companion.games.quin.pieces import ACCELERATED_MOVES, ARTIFICIAL_LIGHT, MEMORY, MOVES, TIME
 from companion.games.quin.rules import (
+    WON_BY_CAPTURE,
     BroughtIn,
     CloneChosen,
     FirstSightReached,
     Flashed,
+    GameWon,
     GravityCast,
     MemorySwapped,
     Passed,
     PieceAssigned,
     PieceMoved,
+    PieceUnassigned,
+    PlayStarted,
     Reflected,
     Resurrected,
+    SetupFinished,
     TimeUsed,
+    TurnEnded,
     join_labels,
     outcome,
+    players_in,
     setup_problems,
 )
 from companion.games.quin.state import BOARD, OFF, SETUP, ZERO_G, LastFlash, Piece, PieceKey, QuinState
@@ -75,6 +84,37 @@ def news(state: QuinState, step: Event) -> str:
         case Reflected(player=player, piece=piece, to=to):
             return f"{player} used a Reflector: {piece} moved{_to(to)}."
     raise UnknownEvent("Quin", step)
+
+
+def tell(event: Event, state: QuinState) -> str:
+    """The sentence the table reads for any event, in the `state` it led to ("" for a win a flash already told).
+
+    The private setup is told only as far as the table sees it (that a Clone was chosen, which label was
+    given an identity, that a side is ready), never which Clone, identity or place; the steps of a turn as
+    `news` tells them.
+    """
+    match event:
+        case CloneChosen(player=player):
+            return f"{player} chose a Clone."
+        case PieceAssigned(player=player, label=label):
+            return f"{player} gave {label} its identity."  # never which one, nor where it goes: theirs alone
+        case PieceUnassigned(player=player, label=label):
+            return f"{player} took back the identity of {label}."
+        case SetupFinished(player=player):
+            return f"{player} has set up."
+        case PlayStarted(player=player):
+            return f"Both sides are set up: {player} has the first turn."
+        case TurnEnded(next_player=following):
+            return f"{following}'s turn."
+        case GameWon(reason=reason) if reason == WON_BY_CAPTURE:
+            return ""  # the flash's own sentence said who won
+        case GameWon(player=player):
+            return f"{player} wins!"
+        case FirstPlayerChosen():
+            return told_first(event)
+        case PlayerLeft():
+            return told_left(event, players_in(state))
+    return news(state, event)
 
 
 def flash_of(state: QuinState, flashed: Flashed) -> LastFlash:
@@ -178,6 +218,11 @@ def public_view(state: QuinState) -> View:
             {"winner": result.winner, "reason": result.reason, "detail": ended.detail} if result and ended else None
         ),
     }
+
+
+def revealed_view(state: QuinState) -> View:
+    """The public view with every piece's identity shown: a finished game keeps no secrets."""
+    return public_view(replace(state, pieces=tuple(replace(p, revealed=True) for p in state.pieces)))
 
 
 # -- a player's own view ------------------------------------------------------------------------------

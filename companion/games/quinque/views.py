@@ -6,11 +6,25 @@ private view is the public one and every event is public as it is.
 
 from __future__ import annotations
 
-from companion.engine import everything_public
-from companion.game import View
+from companion.engine import everything_public, told_first, told_left
+from companion.game import Event, FirstPlayerChosen, PlayerLeft, UnknownEvent, View
 from companion.games.quinque import board
-from companion.games.quinque.board import CORNERS
-from companion.games.quinque.rules import QuinqueState, current_player, destinations, may_add, why_no_move
+from companion.games.quinque.board import CORNERS, Pos
+from companion.games.quinque.rules import (
+    LinedUp,
+    MoveSkipped,
+    ParachutesExhausted,
+    QuinqueState,
+    SkydiverMarked,
+    TileAdded,
+    TileMoved,
+    TurnEnded,
+    current_player,
+    destinations,
+    may_add,
+    players_in,
+    why_no_move,
+)
 
 public_event = everything_public
 
@@ -53,6 +67,51 @@ def public_view(state: QuinqueState) -> View:
 def private_view(state: QuinqueState, player: str) -> View:
     """The public view: Quinque has nothing to hide."""
     return public_view(state)
+
+
+revealed_view = public_view  # nothing to reveal at the end
+
+_CORNER_WORDS = {"nw": "top left", "ne": "top right", "sw": "bottom left", "se": "bottom right"}
+
+
+def place(at: Pos) -> str:
+    """Where a space is, as the table finds it: from the start (where the first tile was laid), right and down.
+
+    "at the start", "1 right of the start", "2 left and 1 down from the start": the formation has no edge
+    to count from, and its first tile may have moved away, but the place where it was laid stays put.
+    """
+    x, y = at
+    steps = [f"{abs(x)} {'right' if x > 0 else 'left'}"] if x else []
+    steps += [f"{abs(y)} {'down' if y > 0 else 'up'}"] if y else []
+    if not steps:
+        return "at the start"
+    return f"{steps[0]} of the start" if y == 0 else f"{' and '.join(steps)} from the start"
+
+
+def tell(event: Event, state: QuinqueState) -> str:
+    """The sentence the table reads for `event` in the `state` it led to."""
+    match event:
+        case TileAdded(player=player, tile=at):
+            return f"{player} added a tile {place(at)}."
+        case SkydiverMarked(player=player, tile=at, skydiver=corner):
+            return f"{player} marked the {_CORNER_WORDS.get(corner, corner)} skydiver of the tile {place(at)}."
+        case TileMoved(player=player, start=start, to=to):
+            return f"{player} moved the tile {place(start)} to {place(to).removeprefix('at ')}."
+        case MoveSkipped(player=player):
+            return f"{player} made no tile move."
+        case TurnEnded(next_player=following):
+            return f"{following}'s turn."
+        case LinedUp(player=player, both=both):
+            if both:
+                return f"Both players lined up five at once; {player}, whose turn it was, wins!"
+            return f"{player} lined up five skydivers and wins!"
+        case ParachutesExhausted():
+            return "Both players are out of parachutes and nobody has five in a line: a tie."
+        case FirstPlayerChosen():
+            return told_first(event)
+        case PlayerLeft():
+            return told_left(event, players_in(state))
+    raise UnknownEvent("Quinque", event)
 
 
 def how_tiles_move(advanced: bool) -> str:

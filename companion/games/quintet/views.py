@@ -98,6 +98,16 @@ def private_view(state: QuintetState, player: str) -> View:
     return view
 
 
+revealed_view = public_view  # nothing to reveal at the end
+
+
+def tell(event: Event, state: QuintetState) -> str:
+    """The sentence the table reads for `event` in the `state` it led to."""
+    if isinstance(event, PlayerOut) and len(event.circle) < 2:
+        return f"{event.player} is out."  # the win that follows says the rest
+    return news(event, state)
+
+
 def news(event: Event | None, state: QuintetState) -> str:
     """What the table reads after `event` (the last of an action's events), in the `state` it led to.
 
