@@ -21,10 +21,12 @@ from companion.games import game
 from companion.games.quark.state import (
     ENERGY_TOKENS,
     NEUTRON_TOKENS,
+    PLAYER_COUNTERS,
     PROTON_TOKENS,
     QUARK_CARDS,
     RANKS,
     ROW,
+    TABLE_COUNTERS,
     QuarkState,
 )
 from companion.session import Session
@@ -80,6 +82,12 @@ actions = st.one_of(
         lambda p, h: _drop_none(type="end_turn", player=p, hand=h), who, st.one_of(st.none(), st.integers(-1, 12))
     ),
     st.builds(lambda p, c: {"type": "count_hand", "player": p, "cards": c}, who, st.one_of(st.integers(-1, 12), junk)),
+    st.builds(
+        lambda c, v, p: _drop_none(type="correct", counter=c, value=v, player=p),
+        st.one_of(st.sampled_from(PLAYER_COUNTERS + TABLE_COUNTERS), junk),
+        st.one_of(st.integers(-1, 130), junk),
+        st.one_of(st.none(), who),
+    ),
     st.builds(
         lambda p, b, h: {"type": "choose_first", "player": p, "chosen_by": b, "how": h},
         who,
@@ -169,11 +177,13 @@ def legal_moves(state: QuarkState) -> list[dict[str, Any]]:
         {"type": "end_turn", "player": player},
         {"type": "end_turn", "player": player, "hand": 9},
         {"type": "count_hand", "player": player, "cards": 6},
+        {"type": "correct", "player": player, "counter": "energy", "value": 4},
+        {"type": "correct", "counter": "quark_deck", "value": 20},
     ]
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(2, 4), st.lists(st.tuples(st.integers(0, 12), st.booleans()), max_size=80))
+@given(st.integers(2, 4), st.lists(st.tuples(st.integers(0, 14), st.booleans()), max_size=80))
 def test_replay_of_the_stored_events_equals_the_live_state(players: int, script: list[tuple[int, bool]]) -> None:
     store = Store.in_memory()
     session = Session.start(store, "quark", Options.for_names(*NAMES[:players]), dice=RandomDice.seeded(1))

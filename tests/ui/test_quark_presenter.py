@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.game import Options
-from companion.games.quark.rules import Annihilate, Create, Decay, DiscardDraw, Draw, EndTurn, Transform
+from companion.games.quark.rules import Annihilate, Correct, Create, Decay, DiscardDraw, Draw, EndTurn, Transform
 from companion.session import Session
 from companion.store import Store
 from ui.presenters import quark as presenter
@@ -76,7 +76,7 @@ def test_the_warning_says_the_end_the_hand_limit_and_the_notice() -> None:
     assert now.warning.startswith(view["end"]["sentence"])
     assert "the end is triggered" in now.warning
     assert view["notice"] in now.warning
-    game.act({"type": "count_hand", "player": now.player, "cards": 9})
+    game.act(presenter.Correction(now.player, "hand", 9).action())
     assert "discard 2 down to 7 at the end of the turn" in presenter.present(game.public_view()).warning
 
 
@@ -138,7 +138,6 @@ def test_each_tap_sends_a_typed_action() -> None:
     assert presenter.discard_draw("Ann", "row", "blind") == DiscardDraw("Ann", ("row", "blind"))
     assert presenter.decay("Ann") == Decay("Ann")
     assert presenter.annihilate("Ann", "top", 1) == Annihilate("Ann", "top", 1)
-    assert presenter.end_turn("Ann", 9) == EndTurn("Ann", 9)
     game = session()
     for action in (presenter.draw("Ann", "blind"), presenter.annihilate("Ann", "top")):
         game.act(action)
@@ -178,3 +177,67 @@ def test_the_hand_count_against_the_limit() -> None:
     assert presenter.hand_check(8).reminder == "Over the limit: discard 1 card down to 7, then end the turn."
     assert presenter.hand_check(7) == presenter.HandCheck("7 cards in hand: within the limit of 7.", False)
     assert presenter.hand_check(1).reminder == "1 card in hand: within the limit of 7."
+
+
+# -- the correction popup ----------------------------------------------------------------------------------
+
+
+def test_the_end_of_the_turn_sends_no_hand_count() -> None:
+    """The hand is corrected with a correction, so the end of the turn is only the end of the turn."""
+    assert presenter.end_turn("Ann") == EndTurn("Ann")
+
+
+def test_whose_counts_can_be_corrected() -> None:
+    """Issue 14: "sets any counter of any player ... and the deck counts and rows"; RULINGS: a player who
+    left is "not scored", and their counts are not corrected."""
+    game = session()
+    game.act({"type": "leave", "player": "Cy"})
+    now = shown(game)
+    assert now.correctable == (("Ann", "Ann"), ("Bo", "Bo"), ("Dee", "Dee"), ("", "Table"))
+    assert now.counts["Bo"] == {"energy": 2, "protons": 0, "neutrons": 0, "particle_points": 0, "hand": 5}
+    assert now.counts[""]["quark_deck"] == 98 and now.counts[""]["meson_row"] == 3
+    assert [words for _c, words in presenter.counter_choices("Ann")] == [
+        "Energy",
+        "Protons",
+        "Neutrons",
+        "Particle pts",
+        "Hand",
+    ]
+    assert [c for c, _words in presenter.counter_choices("")] == [
+        "quark_deck",
+        "quark_row",
+        "baryon_deck",
+        "baryon_row",
+        "meson_deck",
+        "meson_row",
+    ]
+
+
+def test_choosing_starts_from_our_count() -> None:
+    now = shown(session())
+    assert presenter.choose(now, "Bo", "hand") == presenter.Correction("Bo", "hand", 5)
+    # The table has no energy: its first counter instead.
+    assert presenter.choose(now, "", "energy") == presenter.Correction("", "quark_deck", 98)
+    assert presenter.choose(now, "Ann", "meson_row") == presenter.Correction("Ann", "energy", 2)
+
+
+def test_a_correction_is_previewed_then_sent_as_one_action() -> None:
+    """Issue 14: "It is visible in the log as a correction ('Correction: Ann's energy 7 → 5')"; "where that is
+    impossible it refuses with a sentence"."""
+    game = session()
+    now = shown(game)
+    same = presenter.Correction("Ann", "energy", 2)
+    assert presenter.preview_correction(game, now, same) == presenter.Preview(
+        "Ann's energy is 2 by our count: set what the table has.", False
+    )
+    up = presenter.Correction("Ann", "energy", 7)
+    assert presenter.preview_correction(game, now, up) == presenter.Preview("Correction: Ann's energy 2 › 7.", True)
+    too_many = presenter.Correction("Ann", "protons", 17)
+    assert presenter.preview_correction(game, now, too_many) == presenter.Preview(
+        "The bank has only 16 protons: Ann's protons can be at most 16.", False
+    )
+    deck = presenter.Correction("", "quark_deck", 90)
+    assert presenter.preview_correction(game, now, deck).text == "Correction: the quark deck 98 › 90."
+    assert up.action() == Correct("energy", 7, "Ann") and deck.action() == Correct("quark_deck", 90)
+    game.act(up.action())
+    assert shown(game).rows[0].energy == "7" and game.state.actions_left == 2

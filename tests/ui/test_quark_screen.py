@@ -47,10 +47,10 @@ def test_a_turn_through_the_action_bar(ui: Any) -> None:
     assert body.actions_left == 0
     assert ui.find(body, "draw_button").disabled
 
-    # End of turn: the hand count is asked, prefilled with ours.
+    # End of turn: the hand by our count is shown.
     ui.tap(ui.find(body, "end_turn_button"))
     end = popup(ui)
-    assert end.hand == 5
+    assert end.hand == 5 and ui.find(end, "hand").text == "Ann holds 5 cards by our count."
     ui.tap(ui.find(end, "confirm_button"))
     assert screen.session.current_player == "Bo"
 
@@ -75,22 +75,81 @@ def test_a_turn_through_the_action_bar(ui: Any) -> None:
 
     ui.screenshot("quark-action-bar.png")
 
-    # Decay is one tap; then the turn ends with a hand over the limit: the reminder shows.
+    # Decay is one tap; then at the end of the turn Bo says he holds 9: the hand is corrected from the
+    # end-of-turn popup, and the turn ends over the limit: the reminder shows.
     ui.tap(ui.find(body, "decay_button"))
     assert player(screen, "Bo")["energy"] == 2
     ui.tap(ui.find(body, "end_turn_button"))
+    ui.tap(ui.find(popup(ui), "correct_hand_button"))
+    fix = popup(ui)
+    assert (fix.whose, fix.counter, fix.value) == ("Bo", "hand", 2)
+    ui.tap(ui.find(ui.find(fix, "value"), "jump_button"))
+    ui.tap(ui.find(ui.find(fix, "value"), "up_button"))
+    ui.tap(ui.find(ui.find(fix, "value"), "up_button"))
+    assert fix.preview == "Correction: Bo's hand 2 › 9."
+    ui.tap(ui.find(fix, "save_button"))
+    assert player(screen, "Bo")["hand"] == 9
+    ui.tap(ui.find(body, "end_turn_button"))
     end = popup(ui)
-    for _ in range(7):
-        ui.tap(ui.find(ui.find(end, "hand"), "up_button"))
     assert end.hand == 9 and "discard 2 cards down to 7" in end.reminder
     ui.screenshot("quark-end-turn.png")
     ui.tap(ui.find(end, "confirm_button"))
     assert player(screen, "Bo")["hand"] == 7
     assert screen.session.current_player == "Cy"
 
-    # Undo (the shell's) brings the turn back.
+    # Undo (the shell's) brings the turn back, then the correction.
     ui.tap(ui.find(screen, "undo_button"))
-    assert screen.session.current_player == "Bo"
+    assert screen.session.current_player == "Bo" and player(screen, "Bo")["hand"] == 9
+    ui.tap(ui.find(screen, "undo_button"))
+    assert player(screen, "Bo")["hand"] == 2
+
+
+def test_a_correction_through_the_popup(ui: Any) -> None:
+    """Issue 14: "A 'correct' action sets any counter of any player ... and the deck counts and rows ... where
+    that is impossible it refuses with a sentence. It is visible in the log as a correction"."""
+    screen = ui.start_game("quark", PLAYERS)
+    body = screen.body
+    ui.tap(ui.find(body, "correct_button"))
+    fix = popup(ui)
+    assert (fix.whose, fix.counter, fix.value, fix.was) == ("Ann", "energy", 2, 2)
+    assert not fix.allowed and ui.find(fix, "save_button").disabled
+
+    # Cy's energy is 7, not 2: Cy, Energy, then + five times (one tap on +5).
+    ui.tap(ui.find_text(ui.find(fix, "whose_row"), "Cy"))
+    ui.tap(ui.find(ui.find(fix, "value"), "jump_button"))
+    assert fix.preview == "Correction: Cy's energy 2 › 7."
+    ui.screenshot("quark-correct.png")
+    ui.tap(ui.find(fix, "save_button"))
+    assert player(screen, "Cy")["energy"] == 7
+    assert screen.session.public_view()["bank"]["energy"] == 72 - 5
+    assert screen.session.current_player == "Ann" and body.actions_left == 2  # not a turn
+
+    # The quark deck has 2 cards fewer: the table's counter, down with −.
+    ui.tap(ui.find(body, "correct_button"))
+    fix = popup(ui)
+    ui.tap(ui.find_text(ui.find(fix, "whose_row"), "Table"))
+    assert (fix.whose, fix.counter, fix.value) == ("", "quark_deck", 98)
+    ui.tap(ui.find(ui.find(fix, "value"), "down_button"))
+    ui.tap(ui.find(ui.find(fix, "value"), "down_button"))
+    assert fix.preview == "Correction: the quark deck 98 › 96."
+    ui.tap(ui.find(fix, "save_button"))
+    assert screen.session.public_view()["decks"]["quark"]["deck"] == 96
+
+    # A row of three holds no fourth card: the rules' sentence shows before saving, and Save stays off.
+    ui.tap(ui.find(body, "correct_button"))
+    fix = popup(ui)
+    ui.tap(ui.find_text(ui.find(fix, "whose_row"), "Table"))
+    ui.tap(ui.find_text(ui.find(fix, "counter_row"), "Baryons up"))
+    ui.tap(ui.find(ui.find(fix, "value"), "up_button"))
+    assert fix.preview == "A face-up row holds 3 cards: there can be at most 3 face-up baryons."
+    assert ui.find(fix, "save_button").disabled
+    ui.screenshot("quark-correct-refused.png")
+    ui.tap(ui.find_text(fix, "Cancel"))
+    assert screen.session.public_view()["decks"]["baryon"]["row"] == 3
+
+    # Undo takes a correction back like any action.
+    ui.tap(ui.find(screen, "undo_button"))
+    assert screen.session.public_view()["decks"]["quark"]["deck"] == 98
 
 
 def test_a_refusal_is_said_in_the_popup(ui: Any) -> None:

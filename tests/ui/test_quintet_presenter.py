@@ -16,6 +16,7 @@ from companion.games.quintet.rules import (
 )
 from companion.session import Session
 from companion.store import Store
+from ui.presenters import on_screen
 from ui.presenters.quintet import (
     ButtonShown,
     Pick,
@@ -23,7 +24,6 @@ from ui.presenters.quintet import (
     QuintetShown,
     StartOver,
     last_roll_note,
-    on_screen,
 )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from companion.engine import Variant
 
-__all__ = ["Variant", "format_clock", "module_name"]
+__all__ = ["Variant", "format_clock", "module_name", "on_screen"]
 
 
 def format_clock(seconds: float) -> str:
@@ -28,3 +28,8 @@ def module_name(game: str) -> str:
     and its presenter ``ui/presenters/<module_name>.py``.
     """
     return game.replace("-", "_")
+
+
+def on_screen(text: str) -> str:
+    """`text` with the arrow the screen's font lacks (→) drawn as one it has (›): the core's sentences keep →."""
+    return text.replace("→", "›")

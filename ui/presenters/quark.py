@@ -5,7 +5,8 @@ rows, the supplies, the warnings, whose turn and how far into it, and at the
 end the scores. The details popups ask here too: which ranks an annihilation
 offers, what a creation would cost before it is confirmed (`preview_creation`
 asks the rules, never guesses), and what the hand count at the end of a turn
-means. Every tap becomes a typed action of `companion.games.quark.rules`.
+means, and what a correction would do before it is saved. Every tap becomes
+a typed action of `companion.games.quark.rules`.
 
 Colours are asked for by meaning (``note_tone``) or are the players' own
 (their hex colour from the session's options); the theme paints them.
@@ -14,13 +15,35 @@ Colours are asked for by meaning (``note_tone``) or are the players' own
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from companion.game import TIE, View
 from companion.games.quark import views
-from companion.games.quark.rules import Annihilate, Create, Decay, DiscardDraw, Draw, EndTurn, Transform, plural
-from companion.games.quark.state import DECKS, HAND_LIMIT, PAIR, PARTICLE_CARDS, PARTICLES, SOURCES, Source
+from companion.games.quark.rules import (
+    Annihilate,
+    Correct,
+    Create,
+    Decay,
+    DiscardDraw,
+    Draw,
+    EndTurn,
+    Transform,
+    plural,
+)
+from companion.games.quark.state import (
+    COUNTER_WORDS,
+    DECKS,
+    HAND_LIMIT,
+    PAIR,
+    PARTICLE_CARDS,
+    PARTICLES,
+    PLAYER_COUNTERS,
+    SOURCES,
+    TABLE_COUNTERS,
+    Source,
+)
+from ui.presenters import on_screen
 
 if TYPE_CHECKING:
     from companion.session import Session
@@ -97,6 +120,12 @@ class QuarkShown:
     verdict: str = ""
     scores: tuple[ScoreRow, ...] = ()
     atoms: tuple[AtomLine, ...] = ()
+    counts: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # by whose ("" the table's), by counter
+
+    @property
+    def correctable(self) -> tuple[tuple[str, str], ...]:
+        """``(whose, words)`` for the correction popup: each player still in, then the table (``""``)."""
+        return (*((name, name) for name in self.counts if name), (TABLE, "Table"))
 
     @property
     def annihilate_decayed_most(self) -> int:
@@ -146,10 +175,21 @@ def present(view: View, colours: Mapping[str, str] | None = None) -> QuarkShown:
         decayed=int(me["decayed"]) if me else 0,
         ranks=tuple(view["ranks"]),
         rank_choices=tuple(RankChoice(r, f"{r.upper()}   +{energy[r]} energy") for r in view["ranks"]),
+        counts=_counts(view),
     )
     if not shown.over:
         return shown
     return _with_scores(shown, view, colours)
+
+
+def _counts(view: View) -> dict[str, dict[str, int]]:
+    """Every counter a correction may set, as the view has it: each player still in's, then the table's."""
+    counts: dict[str, dict[str, int]] = {
+        p["name"]: {counter: int(p[counter]) for counter in PLAYER_COUNTERS} for p in view["players"] if not p["gone"]
+    }
+    decks = view["decks"]
+    counts[TABLE] = {counter: int(decks[counter.split("_")[0]][counter.split("_")[1]]) for counter in TABLE_COUNTERS}
+    return counts
 
 
 def _turn_text(current: str, left: int) -> str:
@@ -239,9 +279,9 @@ def annihilate(player: str, rank: str, decayed: int = 0) -> Annihilate:
     return Annihilate(player, rank, int(decayed))
 
 
-def end_turn(player: str, hand: int) -> EndTurn:
-    """The end of the turn, with the hand count the player confirmed."""
-    return EndTurn(player, int(hand))
+def end_turn(player: str) -> EndTurn:
+    """The end of the turn (a wrong hand count is put right with a correction first)."""
+    return EndTurn(player)
 
 
 # -- the creation popup ------------------------------------------------------------------------------
@@ -321,3 +361,73 @@ def hand_check(hand: int) -> HandCheck:
 def ranks_text(ranks: Sequence[str]) -> tuple[tuple[str, str], ...]:
     """``(rank, words)`` pairs for a row of rank toggles: ``("up", "UP")``."""
     return tuple((rank, rank.upper()) for rank in ranks)
+
+
+# -- the correction popup ---------------------------------------------------------------------------------
+
+TABLE = ""
+"""Whose counters the decks and rows are: the table's, not a player's."""
+
+COUNTER_BUTTONS: Mapping[str, str] = {
+    "energy": "Energy",
+    "protons": "Protons",
+    "neutrons": "Neutrons",
+    "particle_points": "Particle pts",
+    "hand": "Hand",
+    "quark_deck": "Quark deck",
+    "quark_row": "Quarks up",
+    "baryon_deck": "Baryon deck",
+    "baryon_row": "Baryons up",
+    "meson_deck": "Meson deck",
+    "meson_row": "Mesons up",
+}
+"""Each counter's words on its button (short: six share a row)."""
+
+
+def counter_choices(whose: str) -> tuple[tuple[str, str], ...]:
+    """``(counter, words)`` for the counters of `whose`: a player's, or the table's decks and rows."""
+    counters = PLAYER_COUNTERS if whose else TABLE_COUNTERS
+    return tuple((counter, COUNTER_BUTTONS[counter]) for counter in counters)
+
+
+@dataclass(frozen=True)
+class Correction:
+    """What the correction popup has chosen: whose counter ("" the table's), which, and its new value."""
+
+    whose: str = TABLE
+    counter: str = ""
+    value: int = 0
+
+    def action(self) -> Correct:
+        counter = next(c for c in (*PLAYER_COUNTERS, *TABLE_COUNTERS) if c == self.counter)
+        return Correct(counter, int(self.value), self.whose or None)
+
+    def words(self) -> str:
+        """``Ann's energy``, ``the quark deck``."""
+        return f"{self.whose}'s {COUNTER_WORDS[self.counter]}" if self.whose else f"the {COUNTER_WORDS[self.counter]}"
+
+
+def choose(shown: QuarkShown, whose: str, counter: str) -> Correction:
+    """A new choice of whose and which counter: its value starts at our count (the first counter if it has none)."""
+    counters = [c for c, _words in counter_choices(whose)]
+    counter = counter if counter in counters else counters[0]
+    return Correction(whose, counter, int(shown.counts.get(whose, {}).get(counter, 0)))
+
+
+def preview_correction(session: Session, shown: QuarkShown, correction: Correction) -> Preview:
+    """The rules' answer before the table saves it: the refusal, or the correction as the log will say it."""
+    was = shown.counts.get(correction.whose, {}).get(correction.counter)
+    if was is None:
+        return Preview("Choose whose count to correct, and which.", False)
+    if int(correction.value) == was:
+        return Preview(f"{_capital(correction.words())} is {was} by our count: set what the table has.", False)
+    action = correction.action()
+    refusal = session.refusal(action)
+    if refusal is not None:
+        return Preview(refusal, False)
+    events = session.game.rules.preview(session.state, action)  # type: ignore[attr-defined]
+    return Preview(on_screen(views.describe(events[0], session.state.atoms)) if events else "", True)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]

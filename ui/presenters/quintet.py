@@ -34,14 +34,10 @@ from companion.games.quintet.rules import (
     SetCircle,
 )
 from companion.session import Session
+from ui.presenters import on_screen
 
 PICKS_PER_ROW = 3
 """Players' buttons in one row while the circle is set: wide enough for a name, five fit in two rows."""
-
-
-def on_screen(text: str) -> str:
-    """`text` with the arrows the screen's font lacks (→) drawn as one it has (›)."""
-    return text.replace("→", "›")
 
 
 @dataclass(frozen=True)

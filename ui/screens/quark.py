@@ -4,7 +4,9 @@ Thin over its presenter (`ui.presenters.quark`): `render` copies what the
 presenter makes of the public view onto the widgets, and each tap sends the
 typed action the presenter builds. Before a creation is confirmed the popup
 shows the presenter's preview (the rules' refusal, or what it does and
-costs), so the player sees the transformation's price before tapping Create.
+costs), so the player sees the transformation's price before tapping Create;
+a correction likewise shows what the log will say, or why the rules refuse
+it, before it is saved.
 """
 
 from __future__ import annotations
@@ -215,7 +217,7 @@ class QuarkCreatePopup(QuarkPopup):
 
 
 class QuarkEndTurnPopup(QuarkPopup):
-    """End of turn: the hand count (prefilled with ours), and the reminder when it is over the limit."""
+    """End of turn: the hand by our count, the reminder when it is over the limit, and a way to correct it."""
 
     hand = NumericProperty(0)
     reminder = StringProperty("")
@@ -225,8 +227,55 @@ class QuarkEndTurnPopup(QuarkPopup):
         check = presenter.hand_check(int(self.hand))
         self.reminder, self.over_limit = check.reminder, check.over_limit
 
+    def correct_hand(self) -> None:
+        """The hand count is wrong: the correction popup, on this player's hand, in place of this one."""
+        screen, player = self.screen, self.player
+        self.dismiss()
+        screen.open_correct(player, "hand")
+
     def confirm(self) -> None:
-        if self.screen.send(presenter.end_turn(self.player, int(self.hand))):
+        if self.screen.send(presenter.end_turn(self.player)):
+            self.dismiss()
+
+
+class QuarkCorrectPopup(QuarkPopup):
+    """Correct a count: whose (a player, or the table), which counter, its value with − and +, then save."""
+
+    whose = StringProperty(presenter.TABLE)
+    counter = StringProperty("")
+    value = NumericProperty(0)
+    was = NumericProperty(0)  # our count, before the correction
+    whose_choices = ListProperty([])
+    counter_choices = ListProperty([])
+    preview = StringProperty("")
+    allowed = BooleanProperty(False)
+
+    def pick(self, whose: Any, counter: Any) -> None:
+        """A tap on whose or which counter: the value starts again from our count."""
+        shown = self.screen.shown if self.screen is not None else None
+        if shown is None or whose is None or (whose == self.whose and counter == self.counter):
+            return  # still being built, or nothing changed
+        chosen = presenter.choose(shown, str(whose), str(counter or ""))
+        self.counter_choices = list(presenter.counter_choices(chosen.whose))
+        self.whose, self.counter = chosen.whose, chosen.counter
+        self.was = self.value = chosen.value
+        self.update()
+
+    def on_value(self, *_args: Any) -> None:
+        self.update()
+
+    def correction(self) -> presenter.Correction:
+        return presenter.Correction(self.whose, self.counter, int(self.value))
+
+    def update(self) -> None:
+        shown = self.screen.shown if self.screen is not None else None
+        if shown is None or not self.counter:
+            return  # still being built
+        answer = presenter.preview_correction(self.screen.session, shown, self.correction())
+        self.preview, self.allowed = answer.text, answer.allowed
+
+    def confirm(self) -> None:
+        if self.screen.send(self.correction().action()):
             self.dismiss()
 
 
@@ -331,6 +380,14 @@ class QuarkScreen(GameScreen):
         popup = QuarkEndTurnPopup(screen=self, player=shown.player)
         popup.hand = shown.hand
         popup.on_hand()
+        return self._open(popup)
+
+    def open_correct(self, whose: str | None = None, counter: str = "energy") -> QuarkPopup:
+        """The correction popup, on `whose` counter (the current player's energy unless told)."""
+        shown = self.shown
+        assert shown is not None
+        popup = QuarkCorrectPopup(screen=self, player=shown.player, whose_choices=list(shown.correctable))
+        popup.pick(shown.player if whose is None else whose, counter)
         return self._open(popup)
 
     def draw(self, source: str) -> None:

@@ -5,9 +5,11 @@ over, refuses an action out of turn and handles who starts
 (`FirstPlayerChosen`); what is left here is Quark's own: the two actions of a
 turn, what the bank, the decks and a player's cards allow, and the end.
 
-Every action but `CountHand` is the current player's. A hand count is free
-and anyone's: the companion counts cards, but the cards in a hand are what
-the table says they are.
+Every action but `Correct` (and `CountHand`, its older name for a hand) is
+the current player's. A correction is free and anyone's, at any moment: the
+companion counts, but the table's count is the truth. Tokens it moves come
+from the bank and go back to it, a hand draws from the quark deck and
+discards to the discard pile, so the totals stay what the game has.
 """
 
 from __future__ import annotations
@@ -36,7 +38,10 @@ from companion.games.quark.settings import QuarkSettings
 from companion.games.quark.state import (
     ACTIONS_PER_TURN,
     ANNIHILATION_ENERGY,
+    BANKED,
     BARYON_CARDS,
+    COUNTER_WORDS,
+    DECKS,
     ENERGY_TOKENS,
     HAND_LIMIT,
     MAX_POINTS,
@@ -47,6 +52,7 @@ from companion.games.quark.state import (
     PARTICLE_CARDS,
     PARTICLE_QUARKS,
     PARTICLES,
+    PLAYER_COUNTERS,
     PROTON_TOKENS,
     QUARK_CARDS,
     RANKS,
@@ -54,6 +60,7 @@ from companion.games.quark.state import (
     SOURCES,
     START_ENERGY,
     START_HAND,
+    Counter,
     Counts,
     Deck,
     DeckName,
@@ -156,23 +163,54 @@ class EndTurn(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Correct(Action):
+    """Anyone, at any time: `counter` is really `value` (the table's count is the truth).
+
+    A player's counter (energy, protons, neutrons, particle points, hand)
+    names the `player`; a deck's or a row's names none: it is the table's.
+    """
+
+    type = "correct"
+    counter: Counter
+    value: int
+    player: Seat | None = optional()
+
+
+@dataclass(frozen=True, slots=True)
 class CountHand(Action):
-    """Anyone, at any time: `player` holds `cards` cards (the table's count is the truth)."""
+    """`player` holds `cards` cards: the older words for correcting a hand, kept so saved games and scripts read."""
 
     type = "count_hand"
     player: Seat
     cards: int
 
 
-ACTIONS = (Draw, DiscardDraw, Decay, Annihilate, Create, EndTurn, CountHand)
+ACTIONS = (Draw, DiscardDraw, Decay, Annihilate, Create, EndTurn, Correct, CountHand)
 
 
 # -- the vocabulary: events --------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
+class Corrected(Event):
+    """`counter` (of `player`, or the table's if None) was `was` and is now `value`.
+
+    What moved with it follows from the two: a token counter took the
+    difference from the bank or gave it back; a hand drew it blind from the
+    quark deck or discarded it.
+    """
+
+    type = "corrected"
+    begins_play = False  # a correction before the first action is still setting the table
+    counter: Counter
+    was: int
+    value: int
+    player: str | None = optional()
+
+
+@dataclass(frozen=True, slots=True)
 class HandCounted(Event):
-    """`player` holds `cards` cards; we had counted `was`."""
+    """`player` holds `cards` cards; we had counted `was` (the end of a turn's count, and older games' hand counts)."""
 
     type = "hand_counted"
     player: str
@@ -267,7 +305,7 @@ class TurnEnded(Event):
     next_player: str = key("next")
 
 
-EVENTS = (HandCounted, Drew, DiscardedAndDrew, Decayed, Annihilated, Created, EndTriggered, TurnEnded)
+EVENTS = (Corrected, HandCounted, Drew, DiscardedAndDrew, Decayed, Annihilated, Created, EndTriggered, TurnEnded)
 
 
 # -- setup ---------------------------------------------------------------------------------
@@ -333,14 +371,16 @@ def transformation_cost(source: str, target: str) -> int:
 
 def decide(state: QuarkState, action: Action, dice: Dice | None = None) -> list[Event]:
     """The events `action` causes, or `RuleError` with the reason. Quark rolls no dice."""
-    if not isinstance(action, CountHand | EndTurn):
-        # Counting a hand is free, and ending the turn is what is left once both actions are taken.
+    if not isinstance(action, Correct | CountHand | EndTurn):
+        # A correction is free, and ending the turn is what is left once both actions are taken.
         require(state.actions_left > 0, f"{_seat(state).name} has taken both actions of this turn; end the turn.")
     match action:
+        case Correct():
+            # Checked for the end like any action: a deck corrected to empty had its last card drawn.
+            events = _correct(state, action)
         case CountHand(player=player, cards=cards):
             require(player in state.names_in, f"{player} left the game; their hand is no longer counted.")
-            cards = _whole(cards, "cards", 0, QUARK_CARDS)
-            return [HandCounted(player, state.seats[state.seat_of(player)].hand, cards)]
+            events = _correct(state, Correct("hand", _whole(cards, "cards", 0, QUARK_CARDS), player))
         case EndTurn():
             events = _end_turn(state, action)
         case Draw():
@@ -365,6 +405,81 @@ def preview(state: QuarkState, action: Action) -> list[Event]:
     turn it is, the end of the game) are asked first with `Game.refusal`.
     """
     return decide(state, action)
+
+
+def _correct(state: QuarkState, action: Correct) -> list[Event]:
+    """A counter set to what the table says, as far as the bank and the cards allow."""
+    counter, value, player = action.counter, action.value, action.player
+    words = COUNTER_WORDS[counter]
+    if counter not in PLAYER_COUNTERS:
+        require(player is None, f"A correction of the {words} names no player (decks and rows are the table's).")
+        deck = state.deck(_deck_named(counter))
+        was = deck.row if counter.endswith("_row") else deck.deck
+        require(value >= 0, f"A count cannot be below 0: the {words} can be 0 or more.")
+        most, why = _table_most(state, counter)
+        at_most = (
+            f"there can be at most {most} {words}"
+            if counter.endswith("_row")
+            else f"the {words} can hold at most {most}"
+        )
+        require(value <= most or value <= was, f"{why}: {at_most}.")
+        return [Corrected(counter, was, value)]
+    require(player is not None, f"A correction of {words} names the player it is for.")
+    assert player is not None  # for the type checker: `require` said it
+    require(player in state.names_in, f"{player} left the game; their counts can no longer be corrected.")
+    seat = state.seats[state.seat_of(player)]
+    was = getattr(seat, counter)
+    require(value >= 0, f"A count cannot be below 0: {player}'s {words} can be 0 or more.")
+    if counter in BANKED:
+        bank = getattr(state, BANKED[counter])
+        have = (
+            f"no {words}" if bank == 0 else f"only {bank} {words[:-1] if bank == 1 and counter != 'energy' else words}"
+        )
+        require(value <= was + bank, f"The bank has {have}: {player}'s {words} can be at most {was + bank}.")
+    elif counter == "hand":
+        # The cards a hand gains come blind from the quark deck; those it loses go to the discard pile.
+        left = state.deck("quark").deck
+        have = "no cards" if left == 0 else f"only {plural(left, 'card')}"
+        require(
+            value <= was + left,
+            f"The quark deck has {have}: {player}'s hand can be at most {was + left}.",
+        )
+    else:
+        most = (BARYON_CARDS + MESON_CARDS) * MAX_POINTS
+        require(value <= most, f"{player}'s particle points can be at most {most}, every particle card's worth.")
+    return [Corrected(counter, was, value, player)]
+
+
+def _deck_named(counter: str) -> DeckName:
+    """``"baryon_row"`` -> ``"baryon"``."""
+    return next(name for name in DECKS if counter.startswith(f"{name}_"))
+
+
+def _table_most(state: QuarkState, counter: str) -> tuple[int, str]:
+    """The most a deck or row can hold, with the reason: the cards the game has, less those counted elsewhere."""
+    name = _deck_named(counter)
+    deck = state.deck(name)
+    is_row = counter.endswith("_row")
+    this_deck = deck.deck if is_row else deck.row  # the other half of the same deck
+    other_half = "in the deck" if is_row else "face up"
+    if name == "quark":
+        total = QUARK_CARDS
+        elsewhere = this_deck + state.discard + sum(s.hand + s.decayed for s in state.seats)
+        where = f"{other_half}, in hands, decayed or discarded"
+    else:
+        total = BARYON_CARDS if name == "baryon" else MESON_CARDS
+        # Created baryons and mesons are counted together: as many of them as the other deck
+        # cannot account for were created from this one.
+        other = state.deck("meson" if name == "baryon" else "baryon")
+        other_total = MESON_CARDS if name == "baryon" else BARYON_CARDS
+        particles = sum(s.particles for s in state.seats)
+        created_here = max(0, particles - (other_total - other.deck - other.row))
+        elsewhere = this_deck + created_here
+        where = f"{other_half} or created"
+    most = max(0, total - elsewhere)
+    if is_row and most >= ROW:
+        return ROW, f"A face-up row holds {ROW} cards"
+    return most, f"There are {total} {name} cards and {total - most} of them are {where}"
 
 
 def _seat(state: QuarkState) -> Counts:
@@ -525,7 +640,7 @@ def legal_actions(state: QuarkState, player: str) -> list[Action]:
 
     Not listed, because the table types a number in: creating a baryon or a
     meson (the points printed on the card), ending the turn with another hand count,
-    and counting a hand. Ask the engine's `refusal` about those.
+    and correcting a count. Ask the engine's `refusal` about those.
     """
     if state.over or player != state.names[state.current]:
         return []
@@ -570,6 +685,8 @@ def evolve(state: QuarkState, event: Event) -> QuarkState:
         case FirstPlayerChosen(player=player):
             first = state.seat_of(player)
             return replace(state, start=first, current=first)
+        case Corrected():
+            return _corrected(state, event)
         case HandCounted(player=player, cards=cards):
             return _with_seat(state, state.seat_of(player), hand=max(0, cards))
         case Drew(source=source):
@@ -670,6 +787,31 @@ def _use_cards(state: QuarkState, count: int, from_decayed: int) -> QuarkState:
     from_hand = max(0, min(count - from_decayed, seat.hand))
     state = _with_seat(state, state.current, hand=seat.hand - from_hand, decayed=seat.decayed - from_decayed)
     return replace(state, discard=state.discard + from_hand + from_decayed)
+
+
+def _corrected(state: QuarkState, event: Corrected) -> QuarkState:
+    """The counter at its corrected value; the bank or the quark deck gives or takes the difference."""
+    counter, value = event.counter, max(0, event.value)
+    if event.player is None:
+        name = _deck_named(counter)
+        is_row = counter.endswith("_row")
+        decks = tuple(
+            (replace(d, row=value) if is_row else replace(d, deck=value)) if d.name == name else d for d in state.decks
+        )
+        return replace(state, decks=decks)
+    index = state.seat_of(event.player)
+    was = getattr(state.seats[index], counter)
+    if counter in BANKED:
+        bank = getattr(state, BANKED[counter])
+        value = min(value, was + bank)
+        return replace(_with_seat(state, index, **{counter: value}), **{BANKED[counter]: bank - (value - was)})
+    if counter == "hand":
+        quark = state.deck("quark")
+        value = min(value, was + quark.deck)
+        drawn, discarded = max(0, value - was), max(0, was - value)
+        decks = tuple(replace(d, deck=d.deck - drawn) if d.name == "quark" else d for d in state.decks)
+        return replace(_with_seat(state, index, hand=value), decks=decks, discard=state.discard + discarded)
+    return _with_seat(state, index, **{counter: value})
 
 
 def _created(state: QuarkState, event: Created) -> QuarkState:

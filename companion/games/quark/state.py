@@ -60,6 +60,42 @@ SOURCES: tuple[Source, ...] = ("blind", "row")
 """Where a drawn card comes from: the top of the deck, or the face-up row."""
 
 
+PlayerCounter = Literal["energy", "protons", "neutrons", "particle_points", "hand"]
+PLAYER_COUNTERS: tuple[PlayerCounter, ...] = ("energy", "protons", "neutrons", "particle_points", "hand")
+"""A player's counters the table may correct."""
+
+TableCounter = Literal["quark_deck", "quark_row", "baryon_deck", "baryon_row", "meson_deck", "meson_row"]
+TABLE_COUNTERS: tuple[TableCounter, ...] = (
+    "quark_deck",
+    "quark_row",
+    "baryon_deck",
+    "baryon_row",
+    "meson_deck",
+    "meson_row",
+)
+"""The table's counters the table may correct: each deck's face-down cards and its face-up row."""
+
+Counter = Literal[PlayerCounter, TableCounter]
+
+COUNTER_WORDS: Mapping[str, str] = {
+    "energy": "energy",
+    "protons": "protons",
+    "neutrons": "neutrons",
+    "particle_points": "particle points",
+    "hand": "hand",
+    "quark_deck": "quark deck",
+    "quark_row": "face-up quark cards",
+    "baryon_deck": "baryon deck",
+    "baryon_row": "face-up baryons",
+    "meson_deck": "meson deck",
+    "meson_row": "face-up mesons",
+}
+"""Each counter as the table says it: ``Ann's particle points``, ``the face-up baryons``."""
+
+BANKED: Mapping[str, str] = {"energy": "bank_energy", "protons": "bank_protons", "neutrons": "bank_neutrons"}
+"""The counters whose tokens come from, and go back to, the bank: the counter and its supply in `QuarkState`."""
+
+
 def rank_name(rank: str) -> str:
     """``"charmed"`` -> ``"CHARMED"``: ranks as the cards print them."""
     return rank.upper()

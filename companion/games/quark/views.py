@@ -17,6 +17,7 @@ from companion.game import Event, FirstPlayerChosen, PlayerLeft, View
 from companion.games.quark import FACTS
 from companion.games.quark.rules import (
     Annihilated,
+    Corrected,
     Created,
     Decayed,
     DiscardedAndDrew,
@@ -30,6 +31,7 @@ from companion.games.quark.rules import (
 from companion.games.quark.scoring import DEFAULT_ATOMS, Atom, Score, end_atom_name, score
 from companion.games.quark.state import (
     ANNIHILATION_ENERGY,
+    COUNTER_WORDS,
     HAND_LIMIT,
     NEIGHBOUR_SHARE,
     RANKS,
@@ -184,6 +186,12 @@ def tell(event: Event, state: QuarkState) -> str:
     return said
 
 
+def correction(event: Corrected) -> str:
+    """``Correction: Ann's energy 7 → 5.``: a correction, plainly marked as one in the log."""
+    whose = f"{event.player}'s" if event.player else "the"
+    return f"Correction: {whose} {COUNTER_WORDS[event.counter]} {event.was} → {event.value}."
+
+
 def describe(event: Event, atoms: Sequence[Atom] = DEFAULT_ATOMS) -> str:
     """One event as a sentence for the table (`atoms`: the table's atom table, for the end atom)."""
     match event:
@@ -211,6 +219,8 @@ def describe(event: Event, atoms: Sequence[Atom] = DEFAULT_ATOMS) -> str:
             return f"{end_sentence(event, atoms)}: the end is triggered."
         case HandCounted(player=who, cards=cards):
             return f"{who} holds {plural(cards, 'card')}."
+        case Corrected():
+            return correction(event)
         case FirstPlayerChosen(player=who):
             return f"{who} starts."
         case PlayerLeft(player=who):
