@@ -10,7 +10,11 @@ Each figure beside a baseline from the same run:
   smashed page (every page read, the file kept aside, a fresh one written),
   each against plain SQLite reading every row of the same file;
 - dice statistics over every game of that file from the store's running
-  tally, against the full recount of every live move (what they were before).
+  tally, against the full recount of every live move (what they were before);
+- wins per game per player over 2,000 finished games (the home screen's chart):
+  counting every game's checked row and outcome, against plain SQLite reading
+  the same rows (what decided for a tally), then the running wins tally
+  against that count; and a page of the finished games against the same.
 """
 
 from __future__ import annotations
@@ -167,10 +171,45 @@ def _dice_stats(folder: Path, games: int = GAMES) -> str:
     return line(f"dice statistics after {games:,} games", f"{t * 1e3:.2f} ms", f"{b * 1e3:.0f} ms", t / b, "≤ 0.05")
 
 
+def _wins(folder: Path, games: int = 2000) -> list[str]:
+    """The home screen's wins chart and past games: a running tally and one page, against reading every game."""
+    from companion.store import tally
+
+    path = folder / "wins.db"
+    games_file(path, games=games, moves=1)
+    plain, counted, tallied, paged = [], [], [], []
+    with Store.open(path) as store, sqlite3.connect(path) as bare:
+        first = store.wins_by_game()  # a file made without the tally: counted once, then kept
+        for _ in range(7):  # interleaved, so the machine's mood hits both alike
+            t0 = time.perf_counter()
+            bare.execute("SELECT * FROM games WHERE finished_at IS NOT NULL").fetchall()
+            t1 = time.perf_counter()
+            wins = tally.count_wins(g.outcome for g in store.finished(limit=None))  # every row checked, parsed
+            t2 = time.perf_counter()
+            again = store.wins_by_game()
+            t3 = time.perf_counter()
+            page = store.finished(limit=6, offset=120)
+            t4 = time.perf_counter()
+            assert again == first == {"quintet": wins} and len(page) == 6
+            plain.append(t1 - t0)
+            counted.append(t2 - t1)
+            tallied.append(t3 - t2)
+            paged.append(t4 - t3)
+    bare.close()
+    p, c, t, g = (statistics.median(x) for x in (plain, counted, tallied, paged))
+    return [
+        line(f"wins counted from {games:,} games' outcomes", f"{c * 1e3:.1f} ms", f"{p * 1e3:.1f} ms", c / p),
+        f"{'':<46} (baseline: plain SQLite reading the same rows)",
+        line(f"wins per game, tally ({games:,} games)", f"{t * 1e3:.2f} ms", f"{c * 1e3:.1f} ms", t / c, "≤ 0.05"),
+        line("a page of 6 finished games (of them)", f"{g * 1e3:.2f} ms", f"{c * 1e3:.1f} ms", g / c, "≤ 0.05"),
+        f"{'':<46} (baseline: every game's row checked and its outcome counted)",
+    ]
+
+
 def run() -> list[str]:
     folder = Path(tempfile.mkdtemp(prefix="bench-store-"))
     try:
         counted_again = f"{'':<46} (baseline: every live move of every game read and counted again)"
-        return [_appends(folder), *_big_file(folder), _dice_stats(folder), counted_again]
+        return [_appends(folder), *_big_file(folder), _dice_stats(folder), counted_again, *_wins(folder)]
     finally:
         shutil.rmtree(folder, ignore_errors=True)

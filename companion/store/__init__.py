@@ -36,7 +36,7 @@ The modules, each with one job:
 - `store.opening`: the checks at every start, converting an older file;
 - `store.files`: ours or not, the writer lock, the card's weather, making and moving files;
 - `store.rows`: the schema, and the checksum and version every row carries;
-- `store.tally`: the running dice tally, kept in the same transaction as each move (and undo, and redo);
+- `store.tally`: the running dice and wins tallies, kept in the same transaction as each move (and undo, and redo);
 - `store.salvage`: every good row from every readable page and backup, and `check`;
 - `store.pages`: SQLite's database and WAL formats read from raw bytes (for salvage).
 """

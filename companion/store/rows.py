@@ -48,6 +48,12 @@ CREATE TABLE IF NOT EXISTS dice_tally (
     stamp INTEGER NOT NULL,
     checksum INTEGER NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS wins_tally (
+    game TEXT NOT NULL PRIMARY KEY,
+    wins TEXT NOT NULL,
+    stamp INTEGER NOT NULL,
+    checksum INTEGER NOT NULL
+) WITHOUT ROWID;
 """
 
 # Column names and their kinds ("i" integer, "r" real, "t" text, "t?" / "r?" nullable),
@@ -62,9 +68,12 @@ MOVE_COLUMNS = (
 )  # fmt: skip
 TALLY_COLUMNS = (("game", "t"), ("pairs", "t"), ("stamp", "i"))
 """A game's dice tally (`store.tally`): 36 counts as JSON, and the stamp saying which writes it has seen."""
+WINS_COLUMNS = (("game", "t"), ("wins", "t"), ("stamp", "i"))
+"""A game's wins tally (`store.tally`): wins per player name as JSON, and the same kind of stamp."""
 GAME_NAMES = ", ".join(name for name, _ in GAME_COLUMNS)
 MOVE_NAMES = ", ".join(name for name, _ in MOVE_COLUMNS)
 TALLY_NAMES = ", ".join(name for name, _ in TALLY_COLUMNS)
+WINS_NAMES = ", ".join(name for name, _ in WINS_COLUMNS)
 V1_COLUMNS = {
     "games": {"id", "game", "options", "started_at", "elapsed", "finished_at", "outcome", "pending_draws"},
     "moves": {"game_id", "seq", "action", "events", "draws", "at", "undone"},
@@ -205,9 +214,9 @@ def create_schema(connection: sqlite3.Connection, *, in_transaction: bool = Fals
 
 
 def ensure_tally(connection: sqlite3.Connection) -> None:
-    """Add the dice tally's table to a file made before it (it is counted from the moves when first read)."""
-    statement = next(s for s in _SCHEMA.split(";") if "dice_tally" in s)
-    connection.execute(statement)
+    """Add the tallies' tables to a file made before them (each is counted again when first read)."""
+    for table in ("dice_tally", "wins_tally"):
+        connection.execute(next(s for s in _SCHEMA.split(";") if table in s))
 
 
 def insert_game(db: sqlite3.Connection, values: Sequence[Any]) -> None:

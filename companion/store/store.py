@@ -56,6 +56,14 @@ log = logging.getLogger(__name__)
 log.addHandler(logging.NullHandler())
 
 
+# Finished and not abandoned. `json_valid` first: a damaged outcome is left for the row's checksum to catch.
+_FINISHED = "finished_at IS NOT NULL AND NOT (json_valid(outcome) AND json_extract(outcome, '$.reason') IS 'abandoned')"
+
+
+def _most_first(counts: dict[str, int]) -> dict[str, int]:
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
 class Unfinished(NamedTuple):
     """An unfinished game as the home screen lists it: its record, live moves, and the time of its last move."""
 
@@ -264,7 +272,7 @@ class Store:
             (next_id,) = db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()
             values = (next_id, game, json.dumps(options), now, 0.0, None, None, "[]", 0, 1)
             insert_game(db, values)
-            tally.keep(db, game)
+            tally.keep_wins(db, game, now=tally.keep(db, game))
             return int(next_id)
 
     def record(
@@ -301,7 +309,9 @@ class Store:
                 db, game, elapsed=elapsed, outcome=outcome, finished_at=finished, pending_draws=pending_draws,
                 moves=seq + 1, version=version,
             )  # fmt: skip
-            tally.keep(db, game[1], events, +1)  # in the same transaction: the tally never misses a move
+            # in the same transaction: the tallies never miss a move
+            stamp = tally.keep(db, game[1], events, +1)
+            tally.keep_wins(db, game[1], game[6], outcome, now=stamp)
         if outcome is not None or self._clock() - self._last_backup >= BACKUP_EVERY:
             self.backup()
 
@@ -337,7 +347,8 @@ class Store:
                 moves=game[8], version=version,
             )  # fmt: skip
             changed = bool(move[6]) != undone  # undone moves are not counted; a redone one counts again
-            tally.keep(db, game[1], json.loads(move[3]) if changed else (), -1 if undone else +1)
+            stamp = tally.keep(db, game[1], json.loads(move[3]) if changed else (), -1 if undone else +1)
+            tally.keep_wins(db, game[1], game[6], outcome, now=stamp)  # undoing the last move takes its win back
 
     def save_clock(self, game_id: int, elapsed: float) -> None:
         """Keep the game clock (paused). The version stays: it counts changes to the game, and a backup
@@ -352,7 +363,7 @@ class Store:
             game = self._game_for_update(db, game_id)
             outcome = Outcome((), ABANDONED).to_json()
             update_game(db, game, outcome=outcome, finished_at=now, version=game[9] + 1)
-            tally.keep(db, game[1])
+            tally.keep_wins(db, game[1], game[6], outcome, now=tally.keep(db, game[1]))
 
     def _game_for_update(self, db: sqlite3.Connection, game_id: int) -> tuple[Any, ...]:
         row = db.execute(f"SELECT {GAME_NAMES}, checksum FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -495,16 +506,23 @@ class Store:
         return int(rows[0][0]) if rows else 0
 
     def finished(self, limit: int | None = 50, offset: int = 0) -> list[GameRecord]:
-        """Finished games, newest first (abandoned ones left out): `limit` of them (None: all) after `offset`."""
-        found = self._guarded(
-            lambda: [
-                g
-                for g in self._games("WHERE finished_at IS NOT NULL ORDER BY finished_at DESC, id DESC")
-                if (g.outcome or {}).get("reason") != ABANDONED
-            ]
-        )
-        games = found or []
-        return games[offset:] if limit is None else games[offset : offset + limit]
+        """Finished games, newest first (abandoned ones left out): `limit` of them (None: all) after `offset`.
+
+        Only the rows asked for are read and checked, so a page of the history costs the same after 10 games
+        as after 10,000.
+        """
+        order = "ORDER BY finished_at DESC, id DESC"
+        page = f"{order} LIMIT {-1 if limit is None else int(limit)} OFFSET {int(offset)}"
+        # The page's ids first: sorting only ids, not whole rows, keeps a page cheap with thousands of games.
+        where = f"WHERE id IN (SELECT id FROM games WHERE {_FINISHED} {page}) {order}"
+        # The SQL leaves abandoned games out too; the checked row has the last word.
+        found = self._guarded(lambda: [g for g in self._games(where) if (g.outcome or {}).get("reason") != ABANDONED])
+        return found or []
+
+    def finished_count(self) -> int:
+        """How many finished games `finished` pages through (abandoned ones left out), without reading them."""
+        rows = self._guarded(lambda: self._rows(f"SELECT COUNT(*) FROM games WHERE {_FINISHED}"))
+        return int(rows[0][0]) if rows else 0
 
     def counts(self) -> tuple[int, int]:
         """How many games (of every kind: finished, unfinished, abandoned) and moves the file holds."""
@@ -512,12 +530,45 @@ class Store:
         return (int(rows[0][0]), int(rows[0][1])) if rows else (0, 0)
 
     def win_counts(self) -> dict[str, int]:
-        """Games won per player name, over every finished game on this appliance."""
+        """Games won per player name, over every finished game on this appliance, most first."""
         counts: dict[str, int] = {}
-        for game in self.finished(limit=None):
-            for name in (game.outcome or {}).get("winners", []):
-                counts[name] = counts.get(name, 0) + 1
-        return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+        for wins in self.wins_by_game().values():
+            for name, count in wins.items():
+                counts[name] = counts.get(name, 0) + count
+        return _most_first(counts)
+
+    def wins_by_game(self) -> dict[str, dict[str, int]]:
+        """Games won per game and player name over every finished game, most first; games nobody won left out.
+
+        Ties and abandoned games count for nobody; a game won because the others left (reason "left") is a
+        win. Read from the running wins tally (`store.tally`): one row per game, however many were played.
+        Where that row is missing, damaged or behind, that game's wins are counted again once, and kept.
+        """
+        try:
+            kinds = tally.stamps(self._db)
+        except sqlite3.Error:
+            kinds = {}
+        out = {}
+        for game, at_stamp in sorted(kinds.items()):
+            try:
+                wins = tally.current_wins(self._db, game, at_stamp)
+            except sqlite3.Error:
+                wins = None
+            if wins is None:
+                wins = self._count_wins_again(game, at_stamp)
+            if wins:
+                out[game] = _most_first(wins)
+        return out
+
+    def _count_wins_again(self, game: str, at_stamp: int) -> dict[str, int]:
+        records = self._guarded(lambda: self._games(f"WHERE game = ? AND {_FINISHED}", (game,))) or []
+        wins = tally.count_wins(record.outcome for record in records)
+        if not (self._writable and self._saving):
+            return wins  # only looking, or moves are not being saved: counted, not kept
+        with contextlib.suppress(NotSaved, sqlite3.Error), self._transaction() as db:
+            if tally.stamp(db, game) == at_stamp:  # nothing was written meanwhile
+                tally.write_wins(db, game, wins, at_stamp)
+        return wins
 
     def dice_stats(self, game: str) -> DiceStats:
         """Dice statistics over every live move of every game of one kind, from the running tally.
@@ -559,8 +610,9 @@ class Store:
         from companion.store.salvage import salvage_file, salvage_into_memory
 
         # The exception's own words are left out of the log: a row that fails its checks may hold a game's secrets.
-        log.warning("games file %s: a saved record failed its checks (%s); repairing", self._where,
-                    type(damage).__name__)
+        log.warning(
+            "games file %s: a saved record failed its checks (%s); repairing", self._where, type(damage).__name__
+        )
         if self.path is None:
             self.notice = "A saved record in memory was unreadable and was left out."
             log.warning("games file %s: %s", self._where, self.notice)

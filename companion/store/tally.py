@@ -1,4 +1,4 @@
-"""The running dice tally: how often each pair of dice came up, per game, kept beside the moves.
+"""The running tallies: how often each pair of dice came up, and who won how often, per game, kept beside the moves.
 
 Dice statistics over every game ever played would otherwise read every move ever made. Instead one row per
 game (``dice_tally``) holds 36 counts (first die, second die) and is changed in the same transaction as the
@@ -9,6 +9,12 @@ records when it was last brought up to date. Every write to a game raises its re
 write that did not keep the tally (an older app, salvage, a path that forgot) leaves the stamp behind, and
 the tally is counted again from the moves (`Store.dice_stats`). A damaged or missing row is counted again
 the same way: it holds nothing that the moves do not.
+
+The wins tally (``wins_tally``) works the same way, one row per game holding wins per player name, so the
+home screen's chart reads a row per game, not every game ever finished. A write changes it by the difference
+between the game's outcome before and after: finishing adds the winners, an undo of the last move takes them
+off, a redo adds them again. Ties and abandoned games count for nobody; a win because the others left
+(reason "left") is a win.
 """
 
 from __future__ import annotations
@@ -19,7 +25,16 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from companion.dicestats import PAIRS, pair_index, rolls_in
-from companion.store.rows import TALLY_COLUMNS, TALLY_NAMES, normal_row, row_checksum, valid_row
+from companion.game import ABANDONED
+from companion.store.rows import (
+    TALLY_COLUMNS,
+    TALLY_NAMES,
+    WINS_COLUMNS,
+    WINS_NAMES,
+    normal_row,
+    row_checksum,
+    valid_row,
+)
 
 
 def stamp(db: sqlite3.Connection, game: str) -> int:
@@ -45,18 +60,19 @@ def write(db: sqlite3.Connection, game: str, counts: Sequence[int], at_stamp: in
     )
 
 
-def keep(db: sqlite3.Connection, game: str, events: Iterable[Any] = (), sign: int = 0) -> None:
+def keep(db: sqlite3.Connection, game: str, events: Iterable[Any] = (), sign: int = 0) -> int | None:
     """After one write that raised one record's version by one: count `events`' rolls `sign` times (+1, -1, 0).
 
     Called inside that write's transaction. A tally that was not up to date before the write is dropped, to be
-    counted again when read; a game with no record before this one starts from nothing.
+    counted again when read; a game with no record before this one starts from nothing. Returns the stamp it
+    read, for `keep_wins` in the same write (None if the file has no tally).
     """
     try:
         now = stamp(db, game)
         row = db.execute(f"SELECT {TALLY_NAMES}, checksum FROM dice_tally WHERE game = ?", (game,)).fetchone()
     except sqlite3.OperationalError as error:
         if "no such table" in str(error):  # a copy of an older file, made before the tally: counted when read
-            return
+            return None
         raise
     values = valid_row("dice_tally", TALLY_COLUMNS, row) if row else None
     if values is not None and values[2] == now - 1:
@@ -66,13 +82,14 @@ def keep(db: sqlite3.Connection, game: str, events: Iterable[Any] = (), sign: in
     else:
         if row is not None:
             db.execute("DELETE FROM dice_tally WHERE game = ?", (game,))
-        return
+        return now
     if counts is None:
         db.execute("DELETE FROM dice_tally WHERE game = ?", (game,))
-        return
+        return now
     for a, b in rolls_in(events) if sign else ():
         counts[pair_index(a, b)] += sign
     write(db, game, counts, now)
+    return now
 
 
 def recount(events: Iterable[Any]) -> list[int]:
@@ -91,3 +108,93 @@ def _counts(text: str) -> list[int] | None:
     if not isinstance(counts, list) or len(counts) != len(PAIRS) or not all(type(c) is int and c >= 0 for c in counts):
         return None
     return counts
+
+
+# -- wins ------------------------------------------------------------------------------------------------------
+
+
+def winners(outcome: Any) -> list[str]:
+    """Who an outcome (as stored: a dict, its JSON text, or None) counts a win for: nobody on a tie or abandon."""
+    if isinstance(outcome, str):
+        try:
+            outcome = json.loads(outcome)
+        except ValueError:
+            return []
+    if not isinstance(outcome, dict) or outcome.get("reason") == ABANDONED:
+        return []
+    names = outcome.get("winners")
+    return [name for name in names if isinstance(name, str)] if isinstance(names, list) else []
+
+
+def stamps(db: sqlite3.Connection) -> dict[str, int]:
+    """Every game kind in the file with its stamp (`stamp`), in one pass over the games."""
+    return {str(g): int(v) for g, v in db.execute("SELECT game, SUM(version) FROM games GROUP BY game")}
+
+
+def current_wins(db: sqlite3.Connection, game: str, at_stamp: int) -> dict[str, int] | None:
+    """The wins tally of game `game` if its row checks out and has seen `at_stamp`; None if it must be counted."""
+    row = db.execute(f"SELECT {WINS_NAMES}, checksum FROM wins_tally WHERE game = ?", (game,)).fetchone()
+    values = valid_row("wins_tally", WINS_COLUMNS, row) if row else None
+    if values is None or values[2] != at_stamp:
+        return None
+    return _wins(values[1])
+
+
+def write_wins(db: sqlite3.Connection, game: str, wins: dict[str, int], at_stamp: int) -> None:
+    values = normal_row(WINS_COLUMNS, (game, json.dumps(dict(sorted(wins.items()))), at_stamp))
+    db.execute(
+        f"INSERT OR REPLACE INTO wins_tally ({WINS_NAMES}, checksum) VALUES (?, ?, ?, ?)",
+        (*values, row_checksum("wins_tally", values)),
+    )
+
+
+def keep_wins(
+    db: sqlite3.Connection, game: str, before: Any = None, after: Any = None, *, now: int | None = None
+) -> None:
+    """After one write that raised one record's version by one and changed its outcome from `before` to `after`.
+
+    As `keep`: inside that write's transaction; a tally that was behind is dropped, to be counted when read.
+    `now` is the stamp `keep` read in the same write (read again when not given).
+    """
+    try:
+        now = stamp(db, game) if now is None else now
+        row = db.execute(f"SELECT {WINS_NAMES}, checksum FROM wins_tally WHERE game = ?", (game,)).fetchone()
+    except sqlite3.OperationalError as error:
+        if "no such table" in str(error):  # a copy of an older file, made before the tally: counted when read
+            return
+        raise
+    values = valid_row("wins_tally", WINS_COLUMNS, row) if row else None
+    wins = _wins(values[1]) if values is not None and values[2] == now - 1 else None
+    if wins is None and now == 1:  # the first record of this game: nobody has won yet
+        wins = {}
+    if wins is None:
+        if row is not None:
+            db.execute("DELETE FROM wins_tally WHERE game = ?", (game,))
+        return
+    for name in winners(before):
+        wins[name] = wins.get(name, 0) - 1
+    for name in winners(after):
+        wins[name] = wins.get(name, 0) + 1
+    if any(count < 0 for count in wins.values()):  # took off a win it never counted: count again when read
+        db.execute("DELETE FROM wins_tally WHERE game = ?", (game,))
+        return
+    write_wins(db, game, {name: count for name, count in wins.items() if count}, now)
+
+
+def count_wins(outcomes: Iterable[Any]) -> dict[str, int]:
+    """Wins per player name over `outcomes` (every finished game of one kind), counted from scratch."""
+    wins: dict[str, int] = {}
+    for outcome in outcomes:
+        for name in winners(outcome):
+            wins[name] = wins.get(name, 0) + 1
+    return wins
+
+
+def _wins(text: str) -> dict[str, int] | None:
+    try:
+        wins = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(wins, dict) or not all(type(c) is int and c > 0 for c in wins.values()):
+        return None
+    return {str(name): count for name, count in wins.items()}

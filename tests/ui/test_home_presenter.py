@@ -5,10 +5,22 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from companion.game import Options
+from companion.game import LEFT, TIE, Options
 from companion.session import Session
 from companion.store import Store
-from ui.presenters.home import last_played_words, moves_words, unfinished_entries
+from ui.presenters.home import (
+    PAST_PER_PAGE,
+    PastPage,
+    last_played_words,
+    moves_words,
+    past_games,
+    result_words,
+    unfinished_entries,
+    wins_chart,
+    wins_line,
+    wins_strip,
+)
+from ui.theme import SEAT_COLOURS
 
 
 def _at(*when: int) -> float:
@@ -57,3 +69,70 @@ def test_an_undone_move_is_not_counted(tmp_path):
 def test_no_unfinished_games_no_rows(tmp_path):
     with Store.open(tmp_path / "games.db") as store:
         assert unfinished_entries(store.unfinished_games(), now=0.0) == []
+
+
+# -- wins and past games ("the home screen shows each player's wins per game as a small chart", issue 14) -----
+
+
+def test_wins_chart_has_a_row_per_game_in_the_registry_order_with_its_top_players():
+    wins = {"quinque": {"Bo": 4, "Ann": 2, "Cy": 2, "Di": 1}, "quintet": {"Ann": 3}, "gone-game": {"Ed": 1}}
+    rows = wins_chart(wins)
+    assert [(r.game, r.title) for r in rows] == [
+        ("quintet", "Quintet"),
+        ("quinque", "Quinque"),
+        ("gone-game", "gone-game"),
+    ]
+    quintet, quinque, _gone = rows
+    assert [(b.name, b.count, b.share) for b in quinque.bars] == [("Bo", 4, 1.0), ("Ann", 2, 0.5), ("Cy", 2, 0.5)]
+    assert quinque.more == 1 and quinque.more_words == "+1 more" and quintet.more_words == ""
+    assert quintet.bars[0].share == 1.0, "each row's best fills its bar"
+
+
+def test_a_player_has_one_colour_in_every_row_by_their_place_in_all_wins():
+    rows = wins_chart({"quin": {"Bo": 1, "Ann": 1}, "quark": {"Ann": 5}})
+    colours = {bar.name: bar.colour for row in rows for bar in row.bars}
+    assert colours == {"Ann": SEAT_COLOURS[0], "Bo": SEAT_COLOURS[1]}
+    assert all(bar.colour == colours[bar.name] for row in rows for bar in row.bars)
+
+
+def test_no_wins_no_rows_and_the_strip_says_so():
+    assert wins_chart({}) == [] and wins_strip({}) == ()
+    assert wins_line({}) == "No finished games yet."
+    assert [b.name for b in wins_strip({"Ann": 9, "Bo": 3, "Cy": 2, "Di": 2, "Ed": 1})] == ["Ann", "Bo", "Cy", "Di"]
+
+
+def test_result_words_a_win_a_leave_a_shared_win_and_a_tie():
+    """RULINGS: "Two players: the other wins (outcome reason "left")." and "Whenever one player remains, that
+    player wins." The past games say why."""
+    assert result_words({"winners": ["Ann"], "reason": "five in a row"}, ["Ann", "Bo"]) == "won by Ann"
+    assert result_words({"winners": ["Ann"], "reason": LEFT}, ["Ann", "Bo"]) == "won by Ann: Bo left"
+    assert result_words({"winners": ["Cy"], "reason": LEFT}, ["Ann", "Bo", "Cy"]) == "won by Cy: the others left"
+    assert result_words({"winners": ["Ann", "Bo"], "reason": "shared"}, ["Ann", "Bo"]) == "won by Ann, Bo"
+    assert result_words({"winners": [], "reason": TIE}, ["Ann", "Bo"]) == "a tie"
+
+
+def test_past_games_pages_of_five_newest_first():
+    page = PastPage(1, 2000)
+    assert (page.pages, page.offset, page.has_newer, page.has_older) == (400, 0, False, True)
+    assert page.words == "Games 1–5 of 2,000, newest first"
+    last = page.to(999)
+    assert (last.page, last.offset, last.has_older, last.words) == (
+        400,
+        1995,
+        False,
+        "Games 1,996–2,000 of 2,000, newest first",
+    )
+    assert page.to(0).page == 1
+    assert PastPage(1, 7).to(2).words == "Games 6–7 of 7, newest first"
+    assert PastPage(1, 0).words == "No finished games yet." and not PastPage(1, 0).has_older
+
+
+def test_past_games_entries_game_players_result_and_when(tmp_path):
+    with Store.open(tmp_path / "games.db") as store:
+        session = Session.start(
+            store, "quantum-link", Options.for_names("Ann", "Bo"), clock=lambda: _at(2026, 11, 22, 21, 4)
+        )
+        session.act({"type": "leave", "player": "Bo"})
+        (entry,) = past_games(store.finished(limit=PAST_PER_PAGE), now=_at(2026, 11, 23, 20, 0))
+    assert (entry.game_id, entry.title, entry.players) == (session.game_id, "Quantum Link", "Ann, Bo")
+    assert (entry.result, entry.when) == ("won by Ann: Bo left", "yesterday 21:04")

@@ -1,4 +1,4 @@
-"""What the home screen shows: the games (from the registry), seats and their colours, unfinished games and results.
+"""What the home screen shows: the games, seats and their colours, unfinished games, wins and past games.
 
 Plain Python, tested without a window. Nothing here names a game: the list
 comes from `companion.games` (each game's facts: its name, title, seats and
@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from companion import games
+from companion.game import LEFT
 from companion.games import names
 from ui.presenters import Variant, format_clock
 from ui.theme import SEAT_COLOURS
@@ -122,8 +123,156 @@ def unfinished_entries(games: Iterable[Any], now: float) -> list[UnfinishedEntry
     return entries
 
 
+NO_WINS = "No finished games yet."
+CHART_PLAYERS = 3
+"""Players shown per game in the wins chart (the rest are "+N more")."""
+
+
 def wins_line(wins: Mapping[str, int], *, most: int = 8) -> str:
-    return "   ".join(f"{name} {count}" for name, count in list(wins.items())[:most]) or "No games yet."
+    return "   ".join(f"{name} {count}" for name, count in list(wins.items())[:most]) or NO_WINS
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One player's bar in the wins chart: the name, the count, its length (0–1) and the player's colour."""
+
+    name: str
+    count: int
+    share: float
+    colour: str
+
+
+@dataclass(frozen=True)
+class WinsRow:
+    """One game's row of the wins chart: its title, the bars of its top players, and how many more won."""
+
+    game: str
+    title: str
+    bars: tuple[Bar, ...]
+    more: int
+
+    @property
+    def more_words(self) -> str:
+        return f"+{self.more} more" if self.more else ""
+
+
+def _colours(totals: Mapping[str, int]) -> dict[str, str]:
+    """Each player's colour in the chart: the same in every row, by their place in the overall wins."""
+    ranked = sorted(totals, key=lambda name: (-totals[name], name))
+    return {name: SEAT_COLOURS[i % len(SEAT_COLOURS)] for i, name in enumerate(ranked)}
+
+
+def _bars(wins: Mapping[str, int], colours: Mapping[str, str], most: int) -> tuple[Bar, ...]:
+    top = sorted(wins.items(), key=lambda item: (-item[1], item[0]))[:most]
+    highest = max((count for _, count in top), default=0) or 1
+    return tuple(Bar(name, count, count / highest, colours[name]) for name, count in top)
+
+
+def wins_strip(wins: Mapping[str, int], *, most: int = 4) -> tuple[Bar, ...]:
+    """The home screen's strip: the players with the most wins over every game (`Store.win_counts()`)."""
+    return _bars(wins, _colours(wins), most)
+
+
+def wins_chart(wins_by_game: Mapping[str, Mapping[str, int]], *, most: int = CHART_PLAYERS) -> list[WinsRow]:
+    """One row per game somebody has won (`Store.wins_by_game()`), in the registry's order: its top players.
+
+    Each bar's length is its share of the row's best, so every game's leader is seen at a glance; the counts
+    are written beside them. A player keeps one colour in every row.
+    """
+    totals: dict[str, int] = {}
+    for wins in wins_by_game.values():
+        for name, count in wins.items():
+            totals[name] = totals.get(name, 0) + count
+    colours = _colours(totals)
+    order = {entry.game: i for i, entry in enumerate(game_entries())}
+    rows = []
+    for game in sorted(wins_by_game, key=lambda g: (order.get(g, len(order)), g)):
+        wins = {name: count for name, count in wins_by_game[game].items() if count > 0}
+        if wins:
+            rows.append(WinsRow(game, title_of(game), _bars(wins, colours, most), max(0, len(wins) - most)))
+    return rows
+
+
+# -- past games --------------------------------------------------------------------------------------------
+
+PAST_PER_PAGE = 5
+
+
+@dataclass(frozen=True)
+class PastGame:
+    """One finished game in the past games: game, players, result and when it ended."""
+
+    game_id: int
+    title: str
+    players: str
+    result: str
+    when: str
+
+    @property
+    def line(self) -> str:
+        return f"{self.title}  {self.players}: {self.result}, {self.when}"
+
+
+def result_words(outcome: Mapping[str, Any] | None, players: Sequence[str]) -> str:
+    """``"won by Ann"``, ``"won by Ann: Bo left"``, ``"won by Ann, Bo"`` or ``"a tie"``."""
+    outcome = outcome or {}
+    winners = list(outcome.get("winners", []))
+    if not winners:
+        return "a tie"
+    words = f"won by {', '.join(winners)}"
+    if outcome.get("reason") == LEFT:
+        others = [p for p in players if p not in winners]
+        words += f": {others[0]} left" if len(others) == 1 else ": the others left"
+    return words
+
+
+def past_games(records: Iterable[Any], now: float) -> list[PastGame]:
+    """One entry per finished game (`Store.finished(...)`, newest first)."""
+    out = []
+    for record in records:
+        names = [p["name"] for p in record.options.get("players", [])]
+        when = last_played_words(record.finished_at, now) if record.finished_at is not None else ""
+        out.append(
+            PastGame(record.id, title_of(record.game), ", ".join(names), result_words(record.outcome, names), when)
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class PastPage:
+    """Which page of the past games is shown, and what its header says."""
+
+    page: int
+    count: int
+    per_page: int = PAST_PER_PAGE
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.count // self.per_page))
+
+    @property
+    def offset(self) -> int:
+        return (self.page - 1) * self.per_page
+
+    @property
+    def has_newer(self) -> bool:
+        return self.page > 1
+
+    @property
+    def has_older(self) -> bool:
+        return self.page < self.pages
+
+    def to(self, page: int) -> PastPage:
+        """Page `page`, kept between the first and the last."""
+        return PastPage(min(max(1, page), self.pages), self.count, self.per_page)
+
+    @property
+    def words(self) -> str:
+        """``"Games 6–10 of 2,000, newest first"`` (or the empty state)."""
+        if not self.count:
+            return NO_WINS
+        last = min(self.offset + self.per_page, self.count)
+        return f"Games {self.offset + 1:,}–{last:,} of {self.count:,}, newest first"
 
 
 def history_text(records: Sequence[Any]) -> str:
@@ -134,4 +283,4 @@ def history_text(records: Sequence[Any]) -> str:
         result = f"won by {winners}" if winners else "a tie"
         players = _player_names(game.options)
         lines.append(f"[b]{title_of(game.game)}[/b]  {players}: {result}, {format_clock(game.elapsed)}")
-    return "\n".join(lines) or "No finished games yet."
+    return "\n".join(lines) or NO_WINS

@@ -1,4 +1,4 @@
-"""The home screen: who is at the table, which game, every unfinished game, and the history.
+"""The home screen: who is at the table, which game, every unfinished game, wins and past games.
 
 The games listed come from the registry through the home presenter
 (`ui.presenters.home`); this screen names no game. It works with the app
@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import Screen
@@ -17,7 +18,7 @@ from kivy.uix.screenmanager import Screen
 from companion.game import Options, Player, Refusal, SetupError
 from ui.kv import beside, load_kv
 from ui.presenters import home as presenter
-from ui.presenters.home import GameEntry, UnfinishedEntry, Variant
+from ui.presenters.home import Bar, GameEntry, PastGame, PastPage, UnfinishedEntry, Variant, WinsRow
 from ui.theme import SEAT_COLOURS
 
 if TYPE_CHECKING:
@@ -112,16 +113,19 @@ class DiscardPopup(Popup):
 
 
 class HomeScreen(Screen):
-    """Seats, games, unfinished games and results. Rows here are plain data until Start.
+    """Seats, games, unfinished games, wins and past games. Rows here are plain data until Start.
 
     The unfinished games sit in a fixed-height area under the seats, so the game buttons stay exactly where
     they are whether there are none or five (issue 14: a resume bar above them once turned "Quin" into "Quintet").
+    The wins strip and Past games sit in a fixed-height bar under both panels, for the same reason.
     """
 
     notice = StringProperty("")
     has_unfinished = BooleanProperty(False)
     wins_text = StringProperty("")
+    """The wins strip in words (`presenter.wins_line`): its bars' names and counts."""
     history_text = StringProperty("")
+    """The newest past games in words, one a line."""
     games = ListProperty([])
 
     def __init__(self, app: Shell, **kwargs: Any) -> None:
@@ -199,16 +203,132 @@ class HomeScreen(Screen):
         for entry in entries:
             self.ids.unfinished.add_widget(UnfinishedRow(entry, home=self))
         self.has_unfinished = bool(entries)
-        self.wins_text = presenter.wins_line(store.win_counts())
-        self.history_text = presenter.history_text(list(store.finished(limit=30)))
+        # The tally and one page: both cost the same after 10 games as after 10,000 (bench/bench_store.py).
+        wins = store.win_counts()
+        self.wins_text = presenter.wins_line(wins)
+        self.ids.wins_button.show(presenter.wins_strip(wins))
+        newest = presenter.past_games(store.finished(limit=presenter.PAST_PER_PAGE), self.app.table.clock())
+        self.history_text = "\n".join(entry.line for entry in newest)
         if store.notice and store.notice not in self.notice:  # damage found (and salvaged) since the start
             self.notice = f"{self.notice} {store.notice}".strip()
 
-    def show_history(self) -> None:
-        HistoryPopup(text=self.history_text).open()
+    # -- wins and past games -------------------------------------------------------
+
+    def show_wins(self) -> WinsPopup:
+        popup = WinsPopup()
+        popup.show(presenter.wins_chart(self.app.table.store.wins_by_game()))
+        popup.open()
+        return popup
+
+    def show_past_games(self) -> PastGamesPopup:
+        popup = PastGamesPopup(home=self)
+        popup.go(1)
+        popup.open()
+        return popup
+
+    def past_page(self, page: int) -> tuple[PastPage, list[PastGame]]:
+        """Page `page` of the finished games, newest first: only its rows are read."""
+        store = self.app.table.store
+        where = PastPage(1, store.finished_count()).to(page)
+        records = store.finished(limit=where.per_page, offset=where.offset)
+        return where, presenter.past_games(records, self.app.table.clock())
+
+    def open_past_game(self, game_id: int) -> object | None:
+        """The game's Log, to read and replay (the Log screen is loaded only now: it is not needed to start).
+
+        A game that cannot be read gets the Log's own sentence, and None.
+        """
+        from ui.screens import screen_class
+        from ui.screens.log import open_past_game
+
+        return open_past_game(self.app.table.store, game_id, screen_class)
 
 
-class HistoryPopup(Popup):
-    """Finished games, newest first: game, players, winner and length."""
+class WinsStrip(ButtonBehavior, BoxLayout):
+    """The wins on home: the players with the most wins as small bars; a tap opens the wins per game."""
 
+    empty = BooleanProperty(True)
+
+    def show(self, bars: tuple[Bar, ...]) -> None:
+        self.ids.bars.clear_widgets()
+        for bar in bars:
+            self.ids.bars.add_widget(WinsBar(name=bar.name, count=bar.count, share=bar.share, colour=bar.colour))
+        self.empty = not bars
+
+
+class WinsBar(BoxLayout):
+    """One player's bar: name and count above, a bar as long as their share of the best."""
+
+    name = StringProperty("")
+    count = NumericProperty(0)
+    share = NumericProperty(0.0)
+    colour = StringProperty(SEAT_COLOURS[0])
+
+
+class WinsGameRow(BoxLayout):
+    """One game in the wins chart: its title, then its top players' bars side by side."""
+
+    title = StringProperty("")
+    more = StringProperty("")
+
+
+class WinsPopup(Popup):
+    """Wins per game per player: one row per game, a bar per player."""
+
+    empty = BooleanProperty(True)
+
+    def show(self, rows: list[WinsRow], columns: int = presenter.CHART_PLAYERS) -> None:
+        self.ids.rows.clear_widgets()
+        for row in rows:
+            line = WinsGameRow(title=row.title, more=row.more_words)
+            for bar in row.bars:
+                line.ids.bars.add_widget(WinsBar(name=bar.name, count=bar.count, share=bar.share, colour=bar.colour))
+            for _ in range(columns - len(row.bars)):  # empty cells keep every row's bars in the same columns
+                line.ids.bars.add_widget(BoxLayout())
+            self.ids.rows.add_widget(line)
+        self.empty = not rows
+
+    @property
+    def game_rows(self) -> list[WinsGameRow]:
+        return list(reversed(self.ids.rows.children))
+
+
+class PastGameRow(ButtonBehavior, BoxLayout):
+    """One finished game: game and players, result and when; a tap opens its Log."""
+
+    game_id = NumericProperty(0)
+    title = StringProperty("")
+    players = StringProperty("")
+    detail = StringProperty("")
+    popup = ObjectProperty(None)
+
+
+class PastGamesPopup(Popup):
+    """Finished games, newest first, a few to a page: each opens its Log and replay."""
+
+    home = ObjectProperty(None)
+    page = NumericProperty(1)
+    words = StringProperty("")
+    has_newer = BooleanProperty(False)
+    has_older = BooleanProperty(False)
     text = StringProperty("")
+    """The page in words, one game a line."""
+
+    def go(self, page: int) -> None:
+        where, entries = self.home.past_page(page)
+        self.page, self.words = where.page, where.words
+        self.has_newer, self.has_older = where.has_newer, where.has_older
+        self.ids.rows.clear_widgets()
+        for entry in entries:
+            detail = f"{entry.result} · {entry.when}" if entry.when else entry.result
+            row = PastGameRow(game_id=entry.game_id, title=entry.title, players=entry.players, detail=detail)
+            row.popup = self
+            self.ids.rows.add_widget(row)
+        self.text = "\n".join(entry.line for entry in entries)
+
+    def open_game(self, game_id: int) -> object | None:
+        return self.home.open_past_game(game_id)
+
+    @property
+    def game_rows(self) -> list[PastGameRow]:
+        return list(reversed(self.ids.rows.children))
