@@ -6,6 +6,9 @@ figure is the process's CPU time (user + system, every thread) over
 to let the first frames and any loading pass:
 
 - the baseline: a bare Kivy app with one Label, Kivy's own defaults;
+- the same bare app with its Label's text changing once a second, as a
+  clock does: the least a screen with a running clock can cost, the one
+  redraw a second that showing the time takes (printed beside the games);
 - the home screen, through the same path as `companion run`, with no games
   file yet, and again with three unfinished games listed;
 - each game's screen with a game just started: the game clock running.
@@ -13,7 +16,9 @@ to let the first frames and any loading pass:
 Each is a child process (``python -m bench.bench_idle child WHAT``), the
 rounds interleaved so that drift on a shared machine hits all alike; the
 median of the rounds is shown beside the baseline's, as a ratio. Goal: ≤ 1.0.
-Beside it, Kivy's frames in the while (how often the main loop woke), and
+Beside it, Kivy's frames in the while (how often the main loop woke), the
+window's draws (how often anything was drawn), Kivy's ``maxfps`` in each
+(ours is Kivy's default, as the baseline's: the first line says so), and
 the share of the CPU time spent in Mesa's software rasterizer threads
 (``llvmpipe-*``): under Xvfb every redraw of the 800×480 window is drawn by
 the CPU, which the Pi's GPU does instead, so the second ratio ("without
@@ -29,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).parent
@@ -38,7 +44,9 @@ ROUNDS = int(os.environ.get("BENCH_IDLE_ROUNDS", "2"))
 GAMES = ("quantum-link", "quark", "quin", "quinque", "quintet")
 PLAYERS = ("Ann", "Bo")
 GOAL = 1.0
+REDRAWS = int(os.environ.get("BENCH_IDLE_REDRAWS", "60"))
 UNFINISHED = "home-unfinished"
+HELLO_CLOCK = "hello-clock"
 
 
 # -- the child: idle for a while, then print CPU seconds and frames ------------------------
@@ -58,38 +66,88 @@ def _rasterizer_seconds() -> float:
 
 
 def _measure_then_stop() -> None:
-    """From now: settle, then count CPU time and frames over `SECONDS`, print them, and stop the app."""
+    """From now: settle, then count CPU time, frames and draws over `SECONDS`, print them, and stop the app."""
     from kivy.app import App
     from kivy.clock import Clock
+    from kivy.config import Config
+    from kivy.core.window import Window
+
+    draws = [0]
+
+    def drawn(*_: object) -> None:
+        draws[0] += 1
 
     def start(_dt: float) -> None:
         cpu, raster, frames = time.process_time(), _rasterizer_seconds(), Clock.frames
+        Window.bind(on_flip=drawn)
         Clock.schedule_once(lambda _dt: stop(cpu, raster, frames), SECONDS)
 
     def stop(cpu: float, raster: float, frames: int) -> None:
         cpu, raster = time.process_time() - cpu, _rasterizer_seconds() - raster
-        print(f"IDLE {cpu:.4f} {raster:.4f} {Clock.frames - frames}", flush=True)
+        maxfps = Config.getint("graphics", "maxfps")
+        print(f"IDLE {cpu:.4f} {raster:.4f} {Clock.frames - frames} {draws[0]} {maxfps}", flush=True)
         App.get_running_app().stop()
 
     Clock.schedule_once(start, SETTLE)
 
 
-def hello() -> None:
+def _redraws_then_stop(show: Callable[[int], None]) -> None:
+    """From now: settle, then show `REDRAWS` new texts, one a frame, and print the CPU seconds per window draw.
+
+    What one clock tick costs, without waiting a second for each: the same
+    text change, the same window draw, back to back.
+    """
+    from kivy.app import App
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+
+    shown, draws, start = [0], [0], [0.0]
+
+    def drawn(*_: object) -> None:
+        draws[0] += 1
+
+    def step(_dt: float) -> None:
+        if shown[0] == 0:
+            Window.bind(on_flip=drawn)
+            start[0] = time.process_time()
+        if shown[0] == REDRAWS:
+            cpu = time.process_time() - start[0]
+            print(f"REDRAW {cpu / max(draws[0], 1):.6f} {draws[0]}", flush=True)
+            App.get_running_app().stop()
+            return
+        shown[0] += 1
+        show(shown[0])
+        Clock.schedule_once(step, 0)
+
+    Clock.schedule_once(step, SETTLE)
+
+
+def hello(clock: bool = False, redraw: bool = False) -> None:
+    """A bare Kivy app: one Label; with `clock`, its text changes once a second (one redraw a second)."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     from kivy.app import App
+    from kivy.clock import Clock
     from kivy.uix.label import Label
+
+    label = Label(text="hello 0:00")
 
     class Hello(App):
         def build(self) -> Label:
-            return Label(text="hello")
+            if clock:
+                seconds = iter(range(1, 10**6))
+                Clock.schedule_interval(lambda _dt: setattr(label, "text", f"hello 0:{next(seconds):02d}"), 1.0)
+            return label
 
         def on_start(self) -> None:
-            _measure_then_stop()
+            if redraw:
+                _redraws_then_stop(lambda n: setattr(label, "text", f"hello 0:{n % 60:02d}"))
+            else:
+                _measure_then_stop()
 
     Hello().run()
 
 
-def companion(db: str, game: str | None) -> None:
+def companion(db: str, game: str | None, redraw: bool = False) -> None:
     from ui.cli import _parser, run
 
     def first_frame() -> None:
@@ -98,7 +156,14 @@ def companion(db: str, game: str | None) -> None:
 
             from companion.game import Options
 
-            App.get_running_app().start_game(game, Options.for_names(*PLAYERS))
+            screen = App.get_running_app().start_game(game, Options.for_names(*PLAYERS))
+            if redraw:
+                from ui.presenters import format_clock
+
+                screen.session.pause_clock()  # the bench shows the times itself, one a frame
+                screen.refresh()
+                _redraws_then_stop(lambda n: setattr(screen, "clock_text", format_clock(n)))
+                return
         _measure_then_stop()
 
     run(_parser().parse_args(["run", "--db", db]), on_first_frame=first_frame)
@@ -118,8 +183,12 @@ def _unfinished_games(db: Path, games: tuple[str, ...] = ("quinque", "quark", "q
             Session.start(store, game, Options.for_names(*PLAYERS))
 
 
-def _idle(what: str, home: Path) -> tuple[float, float, int]:
-    """CPU seconds (all, the rasterizer's) and frames of a child idling as `what` ("hello", "home", a game...).
+Figures = tuple[float, float, int, int, int]
+"""CPU seconds (all, the rasterizer's), frames, window draws, Kivy's maxfps."""
+
+
+def _child(what: str, home: Path, mode: str = "IDLE") -> list[str]:
+    """The figures a child running as `what` ("hello", "home", a game...) prints on its `mode` line.
 
     Each child starts from a games file of its own, so that no round sees the games an earlier one left.
     """
@@ -135,26 +204,50 @@ def _idle(what: str, home: Path) -> tuple[float, float, int]:
         "KIVY_NO_CONSOLELOG": "1",
     }
     done = subprocess.run(
-        [sys.executable, "-m", "bench.bench_idle", "child", what, str(db)],
+        [sys.executable, "-m", "bench.bench_idle", "child", what, str(db), mode],
         capture_output=True,
         text=True,
         env=env,
         check=False,
         cwd=HERE.parent,
     )
-    found = [row.split() for row in done.stdout.splitlines() if row.startswith("IDLE ")]
+    found = [row.split() for row in done.stdout.splitlines() if row.startswith(f"{mode} ")]
     if done.returncode != 0 or not found:
-        raise RuntimeError(f"idle {what} failed:\n{done.stdout[-1500:]}{done.stderr[-2000:]}")
-    _, cpu, raster, frames = found[-1]
-    return float(cpu), float(raster), int(frames)
+        raise RuntimeError(f"{mode.lower()} {what} failed:\n{done.stdout[-1500:]}{done.stderr[-2000:]}")
+    return found[-1][1:]
 
 
-def measure(rounds: int = ROUNDS) -> dict[str, tuple[float, float, int]]:
-    """Median CPU seconds (all, and the rasterizer's) and frames per target, over interleaved rounds."""
+def _idle(what: str, home: Path) -> Figures:
+    cpu, raster, frames, draws, maxfps = _child(what, home)
+    return float(cpu), float(raster), int(frames), int(draws), int(maxfps)
+
+
+def redraw_costs(rounds: int = ROUNDS) -> dict[str, float]:
+    """Median CPU seconds per window draw when the clock's text changes, per target (the bare app: its label)."""
     from tests.support import xvfb_display
 
-    targets = ("hello", "home", UNFINISHED, *GAMES)
-    taken: dict[str, list[tuple[float, float, int]]] = {what: [] for what in targets}
+    targets = ("hello", *GAMES)
+    taken: dict[str, list[float]] = {what: [] for what in targets}
+    home = Path(tempfile.mkdtemp(prefix="bench-redraw-"))
+    try:
+        with xvfb_display():
+            for _ in range(rounds):
+                for what in targets:
+                    taken[what].append(float(_child(what, home, "REDRAW")[0]))
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    return {what: statistics.median(runs) for what, runs in taken.items()}
+
+
+def measure(rounds: int = ROUNDS) -> dict[str, Figures]:
+    """Median figures per target, over interleaved rounds."""
+    from tests.support import xvfb_display
+
+    targets = ("hello", HELLO_CLOCK, "home", UNFINISHED, *GAMES)
+    only = os.environ.get("BENCH_IDLE_ONLY")
+    if only:  # e.g. "quin,quark": a quicker look at a few (the baselines are always measured)
+        targets = ("hello", HELLO_CLOCK, *(what for what in targets[2:] if what in only.split(",")))
+    taken: dict[str, list[Figures]] = {what: [] for what in targets}
     home = Path(tempfile.mkdtemp(prefix="bench-idle-"))
     try:
         with xvfb_display():
@@ -165,9 +258,11 @@ def measure(rounds: int = ROUNDS) -> dict[str, tuple[float, float, int]]:
         shutil.rmtree(home, ignore_errors=True)
     return {
         what: (
-            statistics.median(c for c, _, _ in runs),
-            statistics.median(r for _, r, _ in runs),
-            int(statistics.median(f for _, _, f in runs)),
+            statistics.median(run[0] for run in runs),
+            statistics.median(run[1] for run in runs),
+            int(statistics.median(run[2] for run in runs)),
+            int(statistics.median(run[3] for run in runs)),
+            runs[0][4],
         )
         for what, runs in taken.items()
     }
@@ -177,33 +272,50 @@ def run() -> list[str]:
     from bench.__main__ import line
 
     figures = measure()
-    base_cpu, base_raster, base_frames = figures.pop("hello")
+    base_cpu, base_raster, base_frames, base_draws, base_fps = figures.pop("hello")
     base_own = max(base_cpu - base_raster, 1e-3)
-    lines = []
-    for what, (cpu, raster, frames) in figures.items():
-        label = {"home": "home screen", UNFINISHED: "home screen, 3 unfinished"}.get(what, f"{what}, clock running")
+    clock_cpu = figures[HELLO_CLOCK][0]
+    ours_fps = sorted({fps for what, (*_, fps) in figures.items() if what != HELLO_CLOCK})
+    lines = [
+        f"Kivy's maxfps: ours {'/'.join(map(str, ours_fps))}, the bare app {base_fps} (Kivy's default);"
+        f" {ROUNDS} rounds, median; 'vs clock': against the bare app with a ticking label"
+    ]
+    for what, (cpu, raster, frames, draws, _fps) in figures.items():
+        label = {
+            "home": "home screen",
+            UNFINISHED: "home screen, 3 unfinished",
+            HELLO_CLOCK: "bare Kivy app, its label ticking",
+        }.get(what, f"{what}, clock running")
+        text = line(
+            f"idle CPU over {SECONDS:g} s: {label}",
+            f"{cpu * 1000:.0f} ms",
+            f"{base_cpu * 1000:.0f} ms",
+            cpu / base_cpu,
+            f"≤ {GOAL:.1f}" if what != HELLO_CLOCK else "",
+        )
+        text += f"   frames {frames} vs {base_frames}   draws {draws} vs {base_draws}"
+        text += f"   without rasterizer {(cpu - raster) * 1000:.0f} vs {base_own * 1000:.0f} ms,"
+        text += f" ratio {(cpu - raster) / base_own:.2f}"
+        if what in GAMES:
+            text += f"   vs clock {cpu / clock_cpu:.2f}"
+        lines.append(text)
+    costs = redraw_costs()
+    bare = costs.pop("hello")
+    for what, cost in costs.items():
         lines.append(
-            line(
-                f"idle CPU over {SECONDS:g} s: {label}",
-                f"{cpu * 1000:.0f} ms",
-                f"{base_cpu * 1000:.0f} ms",
-                cpu / base_cpu,
-                f"≤ {GOAL:.1f}",
-            )
-            + f"   frames {frames} vs {base_frames}"
-            + f"   without rasterizer {(cpu - raster) * 1000:.0f} vs {base_own * 1000:.0f} ms,"
-            + f" ratio {(cpu - raster) / base_own:.2f}"
+            line(f"one tick's redraw: {what}", f"{cost * 1000:.1f} ms", f"{bare * 1000:.1f} ms", cost / bare)
+            + "   (baseline: the bare app's label changed)"
         )
     return lines
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["child"]:
-        what, db = sys.argv[2], sys.argv[3]
-        if what == "hello":
-            hello()
+        what, db, mode = sys.argv[2], sys.argv[3], (sys.argv[4:5] or ["IDLE"])[0]
+        if what in ("hello", HELLO_CLOCK):
+            hello(clock=what == HELLO_CLOCK, redraw=mode == "REDRAW")
         else:
-            companion(db, None if what in ("home", UNFINISHED) else what)
+            companion(db, None if what in ("home", UNFINISHED) else what, redraw=mode == "REDRAW")
     else:
         for text in run():
             print(text, flush=True)

@@ -160,6 +160,13 @@ class Session:
         return self.game.current_player(self.state)
 
     @property
+    def players_in(self) -> tuple[str, ...]:
+        """Who is still playing (not gone, not knocked out): who may still `leave`; () in a game without it."""
+        if "leave" not in self.game.action_types:
+            return ()
+        return self.game.players_in(self.state)
+
+    @property
     def play_has_begun(self) -> bool:
         """Whether an action other than choosing who starts (or a private setup) has been taken."""
         return any(move.begins_play for move in self._moves)

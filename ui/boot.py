@@ -72,10 +72,11 @@ def prepare(*, appliance: bool = False, width: int = 800, height: int = 480) -> 
     Config.set("graphics", "width", str(width))
     Config.set("graphics", "height", str(height))
     Config.set("graphics", "resizable", "1")
-    # maxfps stays Kivy's 60 and the clock Kivy's default (issue 14, measured with `make bench`): an idle
-    # loop at 60 fps costs ~17 ms of CPU a second, at 20 fps ~8 ms, while one redraw of a game screen
-    # under software GL costs 30-110 ms; the clock's once-a-second redraw is the cost, and a lower
-    # maxfps would only add up to 50 ms before a tap is seen. SDL's input is polled once per frame.
+    # maxfps stays Kivy's 60 and the clock Kivy's default, as in the bare app `make bench` compares with
+    # (issue 14, measured): a bare Kivy app idling costs ~6.4 ms of CPU a second at 60 fps, ~6.1 at 30,
+    # ~4.9 at 20, while SDL's input is polled once per frame, so 20 fps would save ~1.5 ms a second and
+    # add up to 50 ms before a tap is seen. A game screen's tick costs ~11 ms under software GL
+    # (the still layer, ui/widgets/layer.py), the bare app's changed label ~6 ms.
     Config.set("input", "mouse", "mouse,multitouch_on_demand")  # no red dots on right-click
     if appliance:
         Config.set("graphics", "fullscreen", "auto")

@@ -481,6 +481,7 @@ def start_hardware(table: Any) -> list[str]:
         call_soon=table.dispatch,
         ports=ports,
         baudrate=table.config.displays.baud,
+        scan_interval=1.0,  # a display plugged in is found within a second; the idle appliance looks less often
     ).start()
     return notices
 

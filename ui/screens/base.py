@@ -10,8 +10,11 @@ they reach the screen only through the table's dispatcher.
 
 The game clock costs an idle screen as little as it can (issue 14): it is
 woken just after the shown second changes, never while paused, and its
-label keeps one width per pattern of digits ("8:88"), so a tick redraws one
-label and never lays the top bar out again.
+slot in the top bar keeps one width per pattern of digits ("8:88"), so a
+tick never lays the top bar out again. Everything else on the screen draws
+into one buffer (`ui.widgets.layer.StillLayer`) that is drawn again only
+when something in it changes; the clock's label draws over it, so a tick
+costs the window one texture and one label, however big the board.
 """
 
 from __future__ import annotations
@@ -24,15 +27,17 @@ from typing import TYPE_CHECKING, Any
 from kivy.clock import Clock, ClockEvent
 from kivy.core.text import Label as CoreLabel
 from kivy.factory import Factory
-from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.game import Action, Refusal, View
 from ui.kv import beside, load_kv
 from ui.presenters import format_clock
+from ui.presenters.leave import Leaver, leavers
+from ui.widgets.fitted_popup import FittedPopup
+from ui.widgets.layer import StillLayer  # noqa: F401  (the <GameScreen> rule draws into one)
 
 if TYPE_CHECKING:
     from companion.session import Session
@@ -77,6 +82,12 @@ class GameScreen(Screen):
     can_redo = BooleanProperty(False)
     paused = BooleanProperty(False)
     session: Session = ObjectProperty(None, rebind=True)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # base.kv's "<-GameScreen>" drops the rules loaded before it that match a game screen (there: the
+        # theme's <Screen> background, under the still layer): so it is loaded before any game's own rules.
+        super().__init_subclass__(**kwargs)
+        load_kv(KV)
 
     def __init__(self, session: Session, table: Table, *, on_home: Callable[[], None], **kwargs: Any) -> None:
         load_kv(KV)
@@ -188,6 +199,35 @@ class GameScreen(Screen):
 
         open_race(self)
 
+    @property
+    def can_leave(self) -> bool:
+        """Someone may still leave: the game is on (and it has a `leave`)."""
+        return bool(self.leavers())
+
+    def leavers(self) -> tuple[Leaver, ...]:
+        """Who may leave now, in seat order, each with the question asked first."""
+        session = self.session
+        return leavers(session.options.players, session.players_in, over=session.outcome is not None)
+
+    def open_leave(self) -> None:
+        """Someone leaves: pick who, then confirm; Yes sends their `leave`."""
+        from ui.screens.leave import open_leave  # loaded when first wanted, as the race is
+
+        open_leave(self)
+
+    def leave(self, leaver: Leaver) -> bool:
+        """Send `leaver`'s `leave` (a refusal shows in the banner), then say what followed."""
+        if not self.send(leaver.action):
+            return False
+        self.say(leaver.done_text)
+        return True
+
+    def open_log(self) -> None:
+        """The game's story: its public events, each with its time (`ui.screens.log`)."""
+        from ui.screens.log import open_log
+
+        open_log(self)
+
     def toggle_clock(self) -> None:
         if self.session.paused:
             self.session.resume_clock()
@@ -216,31 +256,15 @@ class GameScreen(Screen):
             self._ticker = None
 
 
-class GameMenu(Popup):
-    """The game menu: pause the clock, go home keeping the game, or end it.
+class GameMenu(FittedPopup):
+    """The game menu: the clock, who goes first, the log, someone leaving, home keeping the game, or ending it.
 
-    As tall as its title and buttons need (issue 14: with a fixed share of a
-    480-pixel screen, the first button covered the title): `frame_height` is
-    Popup's own part, its padding, title and separator, measured from Kivy's
-    Popup rule; the kv adds the buttons' height.
+    Two columns of big buttons, so that all of them fit 480 pixels, and as
+    tall as its title and buttons need (`FittedPopup`; issue 14: with a fixed
+    share of the screen, the first button covered the title).
     """
 
     screen = ObjectProperty(None)
-    frame_height = NumericProperty(0)
-
-    def on_kv_post(self, base_widget: Any) -> None:
-        super().on_kv_post(base_widget)
-        frame = self._container.parent  # Popup's column: title, separator, then the container for our buttons
-        for part in frame.children:
-            part.bind(height=self._measure)
-        frame.bind(padding=self._measure, spacing=self._measure)
-        self._measure()
-
-    def _measure(self, *_: Any) -> None:
-        frame = self._container.parent
-        parts = [part for part in frame.children if part.size_hint_y is None]  # all but the container
-        _, top, _, bottom = frame.padding
-        self.frame_height = top + bottom + sum(part.height for part in parts) + frame.spacing[1] * len(parts)
 
 
 class TopBar(BoxLayout):

@@ -3,6 +3,8 @@
 - `controls`: `Stepper` (−, value, +) and `ChoiceRow` (one of a row of toggles).
 - `table_hardware`: the simulated race buttons, their lights and the buzzer.
 - `displays`: the player displays' status strip and the pairing question.
+- `layer`: `StillLayer`, widgets drawn into one buffer, drawn again only when something in it changes.
+- `fitted_popup`: `FittedPopup`, a popup as tall as its title and content need.
 
 Widgets import nothing from `ui.screens`: screens use widgets, never the other way round.
 """

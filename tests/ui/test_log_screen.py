@@ -1,0 +1,285 @@
+"""The Log screen and the replay with real touches: "Every game has a Log screen: the public events in the table's
+words, each with its time. A finished game can be replayed step by step, with a slider and the board as it was at
+each step. Finished Quin games are revealed in full." (issue 14)."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import Any
+
+import pytest
+
+from companion.game import RuleError
+from companion.games import names as game_names
+from tests.support import golden
+
+pytestmark = pytest.mark.ui
+
+HH_MM = re.compile(r"^\d\d:\d\d  \d+\. ")
+
+
+def log_view(ui: Any) -> Any:
+    from ui.screens.log import LogView
+
+    views = [w for w in ui.window.children if isinstance(w, LogView)]
+    assert len(views) == 1, "the Log is open, once"
+    return views[0]
+
+
+def open_log_from_menu(ui: Any, screen: Any) -> Any:
+    ui.tap(ui.find(screen, "menu_button"))
+    ui.tap(ui.find_text(ui.window.children[0], "Game log"))
+    ui.settle()
+    return log_view(ui)
+
+
+def line_texts(view: Any) -> list[str]:
+    return [w.text for w in reversed(view.ids.lines.children)]
+
+
+def tap_quinque(ui: Any, screen: Any, widget: Any) -> None:
+    """Scroll the formation so `widget` shows, then touch it (as tests/ui/test_quinque_screen.py does)."""
+    scroller = screen.board.ids.scroller
+    target = widget if widget.parent is screen.board.ids.formation else widget.parent
+    scroller.scroll_to(target, padding=0, animate=False)
+    ui.frames(2)
+    ui.tap(widget)
+
+
+def play_live(ui: Any, screen: Any, path: Any, seen: Any) -> list[Any]:
+    """Play a golden script on the live screen; what `seen(screen)` gives before and after each accepted move."""
+    shown = [seen(screen)]
+    for _, action in golden.read(path).actions:
+        try:
+            screen.session.act(action)
+        except RuleError:
+            continue  # the script's deliberate refusals
+        ui.frames(2)
+        shown.append(seen(screen))
+    return shown
+
+
+def drag_slider(ui: Any, slider: Any, value: float) -> None:
+    """A finger on the slider's thumb, dragged to where `value` is, and lifted."""
+    from kivy.tests.common import UnitTestTouch
+
+    def x_of(v: float) -> float:
+        left, width = slider.x + slider.padding, slider.width - 2 * slider.padding
+        return left + width * (v - slider.min) / (slider.max - slider.min)
+
+    y = slider.center_y
+    touch = UnitTestTouch(*slider.to_window(x_of(slider.value), y))
+    touch.touch_down()
+    ui.frames(1)
+    for part in (0.5, 1.0):
+        start = x_of(slider.value)
+        touch.touch_move(*slider.to_window(start + (x_of(value) - start) * part, y))
+        ui.frames(1)
+    touch.touch_up()
+    ui.frames(3)
+
+
+def test_the_log_of_a_game_in_play_lists_each_move_with_its_time_newest_at_the_bottom(ui: Any) -> None:
+    screen = ui.start_game("quinque", ["Ann", "Bo"])
+    tap_quinque(ui, screen, screen.spots[((0, 0), "se")])  # Ann adds the first tile
+    ui.tap(ui.find(screen, "skip_button"))
+    tap_quinque(ui, screen, screen.spots[((1, 0), "nw")])  # Bo adds one beside it
+    ui.tap(ui.find(screen, "skip_button"))
+    for _ in range(6):  # enough lines to scroll: Ann and Bo mark and skip in turn
+        player = screen.session.current_player
+        free = next(
+            (tile["at"], corner)
+            for tile in screen.session.public_view()["tiles"]
+            for corner, owner in tile["skydivers"].items()
+            if owner is None
+        )
+        screen.session.act({"type": "mark", "player": player, "tile": free[0], "skydiver": free[1]})
+        screen.session.act({"type": "skip", "player": player})
+    ui.frames(3)
+
+    view = open_log_from_menu(ui, screen)
+    lines = line_texts(view)
+    assert len(lines) == 16 and all(HH_MM.match(line) for line in lines), lines
+    assert [line.split("  ", 1)[1].split(".")[0] for line in lines] == [str(n) for n in range(1, 17)]
+    assert "Ann" in lines[0] and "Bo" in lines[2]  # in the table's words: who did what
+    assert view.title_text.startswith("Quinque, game ") and view.title_text.endswith("Ann, Bo")
+    assert view.status_text.startswith("In play: 16 moves so far")
+    ui.wait(0.2)
+    assert view.ids.scroller.scroll_y == pytest.approx(0)  # scrolled to the newest
+    assert view.ids.mode_button.disabled  # a game in play has no replay
+    ui.screenshot("log.png")
+
+    ui.tap(view.ids.close_button)
+    ui.settle()
+    assert view.parent is None and ui.screen is screen
+    assert screen.session.moves and len(screen.session.moves) == 16  # the Log changed nothing
+
+
+def test_the_replay_shows_the_board_the_live_screen_showed_at_every_step(ui: Any) -> None:
+    screen = ui.start_game("quinque", ["Ann", "Bo"])
+    live = play_live(ui, screen, golden.FOLDER / "quinque-row-win.jsonl", lambda s: s.shown)
+    assert screen.session.outcome is not None
+    moves_before = [m.action for m in screen.session.moves]
+
+    view = open_log_from_menu(ui, screen)
+    assert view.status_text.startswith("Won by Ann (five in a row)")
+    assert view.ids.mode_button.text == "Replay" and not view.ids.mode_button.disabled
+    ui.screenshot("log-finished.png")
+    ui.tap(view.ids.mode_button)  # "Replay"
+    replayed = view.replay_screen
+    assert view.mode == "replay" and replayed is not None and replayed is not screen
+    count = len(live) - 1
+    assert view.count == count and view.position == count
+    assert replayed.shown == live[count]  # it opens on the end of the game
+
+    for k in range(count - 1, count - 6, -1):  # one tap on Back is one step
+        ui.tap(view.ids.back_button)
+        assert view.position == k and replayed.shown == live[k], k
+        assert view.counter == f"Step {k} of {count}" and view.caption.startswith(f"{k}. ")
+    ui.tap(view.ids.forward_button)
+    assert view.position == count - 4 and replayed.shown == live[count - 4]
+
+    for k in (0, 3, count // 2, 1, count, 7):  # a finger drags the slider anywhere
+        drag_slider(ui, view.ids.slider, k)
+        assert view.position == k and replayed.shown == live[k], k
+    assert not view.ids.back_button.disabled
+    drag_slider(ui, view.ids.slider, 0)
+    assert view.ids.back_button.disabled and view.counter == f"Start, 0 of {count}"
+
+    drag_slider(ui, view.ids.slider, count // 2 + 3)
+    ui.wait(0.3)
+    ui.screenshot("replay.png")
+    assert [m.action for m in screen.session.moves] == moves_before  # the live game is untouched
+    assert not screen.session.can_redo
+
+    # A line of the Log replays up to it.
+    ui.tap(view.ids.mode_button)  # "Log"
+    assert view.mode == "log"
+    ui.tap(list(reversed(view.ids.lines.children))[-1])
+    assert view.mode == "replay" and view.position == count
+
+    ui.tap(view.ids.close_button)
+    ui.settle()
+    assert view.parent is None
+
+
+def test_the_replay_keeps_touches_from_the_board(ui: Any) -> None:
+    screen = ui.start_game("quinque", ["Ann", "Bo"], tiles=1, parachutes=2)
+    play_live(ui, screen, golden.FOLDER / "quinque-small-tie.jsonl", lambda s: None)
+    view = open_log_from_menu(ui, screen)
+    ui.tap(view.ids.mode_button)
+    view.ids.slider.value = 0
+    ui.frames(3)
+    replayed = view.replay_screen
+    before = replayed.session.public_view()
+    ui.tap(replayed.spots[((0, 0), "nw")])  # the faint first tile: in a game this would add it
+    assert replayed.session.public_view() == before and replayed.shown.chosen is None
+
+
+def test_a_finished_quin_is_replayed_with_every_identity_shown(ui: Any) -> None:
+    """The rule: "Finished Quin games are revealed in full." The replay names every piece's identity."""
+    from ui.presenters.quin import TINY
+
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    play_live(ui, screen, golden.FOLDER / "quin-key-light-captured.jsonl", lambda s: None)
+    assert screen.session.outcome is not None
+
+    view = open_log_from_menu(ui, screen)
+    ui.tap(view.ids.mode_button)
+    replayed = view.replay_screen
+    drag_slider(ui, view.ids.slider, view.count - 6)
+    ui.wait(0.2)
+    played = replayed.session.public_view()
+    assert played["phase"] != "setup"
+    identities = {
+        (side["name"], piece["label"]): piece["identity"]
+        for side in view.replay.shown().view["players"]
+        for piece in side["pieces"]
+    }
+    assert len(identities) == 34 and all(identities.values())
+    for key, identity in identities.items():  # each piece on the board wears its identity
+        assert TINY[identity] in replayed.pieces[key].text, key
+    ui.screenshot("replay-quin.png")
+
+
+def finished_game(store: Any, path: Any) -> int:
+    """Play a golden script to its end straight into `store` (as a past game is found there); its id."""
+    from companion.dice import RandomDice
+    from companion.game import Options
+    from companion.session import Session
+
+    script = golden.read(path)
+    session = Session.start(
+        store, script.game, Options.for_names(*script.players, **script.settings),
+        dice=RandomDice.seeded(script.seed or 0),
+    )  # fmt: skip
+    for _, action in script.actions:
+        if action.get("type") in ("undo", "redo"):
+            getattr(session, action["type"])()
+            continue
+        with contextlib.suppress(RuleError):
+            session.act(action)
+    assert session.outcome is not None, path.name
+    return session.game_id
+
+
+SHORTEST = [min(golden.scripts(game), key=lambda p: len(p.read_text())) for game in game_names()]
+
+
+@pytest.mark.parametrize("path", SHORTEST, ids=lambda p: p.stem)
+def test_a_past_game_of_every_game_opens_from_home_and_replays_without_touching_the_games_file(
+    ui: Any, path: Any
+) -> None:
+    from ui.screens import screen_class
+    from ui.screens.log import open_past_game
+
+    game_id = finished_game(ui.store, path)
+    before = (ui.store.game(game_id), ui.store.moves(game_id))
+    closed: list[bool] = []
+    view = open_past_game(ui.store, game_id, screen_class, on_close=lambda: closed.append(True))
+    ui.settle()
+    assert view.can_replay and len(line_texts(view)) == view.count
+    ui.tap(view.ids.mode_button)
+    replayed = view.replay_screen
+    for k in (0, view.count // 3, view.count // 2, view.count - 1, view.count):
+        drag_slider(ui, view.ids.slider, k)
+        assert view.position == k
+        assert len(replayed.session.moves) == k  # the game's own screen reads a session at that very step
+    ui.tap(view.ids.back_button)
+    ui.wait(0.3)  # whatever the game's screen does on the next frames (a die's tumble) runs without error
+    ui.screenshot(f"replay-past-{golden.game_of(path)}.png")
+    ui.tap(view.ids.close_button)
+    ui.settle()
+    assert closed == [True] and view.parent is None
+    assert (ui.store.game(game_id), ui.store.moves(game_id)) == before  # the replay never writes to the games file
+
+
+def test_a_game_that_is_not_there_gets_a_sentence_not_a_crash(ui: Any) -> None:
+    from kivy.uix.popup import Popup
+
+    from ui.screens import screen_class
+    from ui.screens.log import open_past_game
+
+    assert open_past_game(ui.store, 999, screen_class) is None
+    ui.settle()
+    popup = next(w for w in ui.window.children if isinstance(w, Popup))
+    assert ui.find_text(popup, "There is no game number 999 in this games file.")
+    popup.dismiss(animation=False)
+
+
+def test_the_log_of_a_quin_in_play_names_no_hidden_identity_and_has_no_replay(ui: Any) -> None:
+    """DESIGN.md: "only `private_view(state, p)` exposes it": the Log of a game in play reads public events only."""
+    kinds = ("Light", "Shadow", "Time", "Reflector", "Memory", "Peripheral", "Void")
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    script = golden.read(golden.FOLDER / "quin-key-light-captured.jsonl").lines
+    for action in [*script[:21], script[22]]:  # both sides set up, then Bo moves a piece
+        screen.session.act(action)
+    assert screen.session.public_view()["phase"] != "setup"
+    view = open_log_from_menu(ui, screen)
+    lines = line_texts(view)
+    assert len(lines) == 22
+    assert not [line for line in lines if any(kind in line for kind in kinds)]
+    assert view.ids.mode_button.disabled
+    ui.tap(view.ids.lines.children[0])  # a line of a game in play opens nothing
+    assert view.mode == "log" and view.replay_screen is None

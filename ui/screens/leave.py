@@ -1,0 +1,86 @@
+"""Someone leaves, from the game's Menu: pick who, in their colour, then confirm.
+
+Two small popups over the game screen. The picker shows one big button per
+player still in (`GameScreen.leavers`, worded by `ui.presenters.leave`); a tap
+asks "Ann leaves the game for good? Bo wins." with "Yes, Ann leaves" and
+"No, back". Yes hands the leaver to `GameScreen.leave`, which sends the
+engine's ``leave`` through `send` (a refusal shows in the banner); Undo takes
+it back like any action.
+
+Open it from a game screen with `open_leave(game_screen)`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.uix.button import Button
+
+from ui import theme
+from ui.kv import beside, load_kv
+from ui.presenters import leave as presenter
+from ui.widgets.fitted_popup import FittedPopup
+
+if TYPE_CHECKING:
+    from ui.presenters.leave import Leaver
+    from ui.screens.base import GameScreen
+
+KV = beside(__file__)
+
+
+class LeaverButton(Button):
+    """A player's name on a big button in their own colour."""
+
+    colour = ListProperty([1, 1, 1, 1])
+    light = BooleanProperty(False)  # a light colour: the name is written in ink
+    leaver: Leaver | None = None
+
+
+class LeavePicker(FittedPopup):
+    """Who leaves? One button per player still in; a tap asks before anything is sent."""
+
+    screen = ObjectProperty(None)
+    hint = StringProperty("")
+
+    def __init__(self, screen: GameScreen, leavers: tuple[Leaver, ...], **kwargs: Any) -> None:
+        hint = presenter.hint([leaver.name for leaver in leavers])
+        super().__init__(screen=screen, title=presenter.TITLE, hint=hint, **kwargs)
+        names = self.ids.names
+        names.cols = 1 if len(leavers) <= 3 else 2  # five names in one column would not fit 480 pixels
+        for leaver in leavers:
+            button = LeaverButton(text=leaver.name, colour=theme.rgba(leaver.colour), light=leaver.light)
+            button.leaver = leaver
+            button.bind(on_release=lambda b: self.pick(b.leaver))
+            names.add_widget(button)
+
+    def pick(self, leaver: Leaver) -> LeaveConfirm:
+        """Ask the table before `leaver` leaves."""
+        self.dismiss()
+        confirm = LeaveConfirm(screen=self.screen, leaver=leaver)
+        confirm.open()
+        return confirm
+
+
+class LeaveConfirm(FittedPopup):
+    """Asks "Ann leaves the game for good? Bo wins."; Yes sends the leave, No goes back to the game."""
+
+    screen = ObjectProperty(None)
+    leaver = ObjectProperty(None)
+    no_text = StringProperty(presenter.NO_TEXT)
+
+    def confirm(self) -> None:
+        self.dismiss()
+        self.screen.leave(self.leaver)
+
+
+def open_leave(screen: GameScreen) -> LeavePicker | None:
+    """Open the picker over `screen`; None (and a sentence in the banner) if nobody may leave now."""
+    load_kv(KV)
+    leavers = screen.leavers()
+    if not leavers:
+        screen.say(presenter.NOBODY, error=True)  # the Menu's button was greyed out: a second finger got here
+        return None
+    picker = LeavePicker(screen, leavers)
+    picker.open()
+    return picker
