@@ -22,7 +22,7 @@ from companion import codec
 from companion.dice import RandomDice
 from companion.game import Options
 from companion.session import Session
-from companion.store import APPLICATION_ID, SCHEMA_VERSION, Store, StoreInUse, StoreRefused, backups, check
+from companion.store import APPLICATION_ID, SCHEMA_VERSION, Store, StoreInUse, StoreRefused, backups, check, tally
 from tests.support import store_writer
 
 
@@ -88,6 +88,13 @@ def test_sigkill_never_loses_an_acknowledged_move(tmp_path, tiny):
             # and the session folds them without complaint
             resumed = Session.load(store, record.id)
             assert len(resumed.moves) == len(moves)
+        # The dice tally is written in each move's own transaction: a kill never leaves it behind its moves.
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            kept = tally.current(db, "tiny")
+        finally:
+            db.close()
+        assert kept == tally.recount(e for m in moves if not m.undone for e in m.events), "tally behind its moves"
     assert acknowledged > 50, "the writer should have made real progress"
 
 
