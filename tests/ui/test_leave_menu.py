@@ -131,6 +131,9 @@ def test_in_a_two_player_game_the_other_wins_with_reason_left_and_undo_brings_th
     ui.tap(ui.find(screen, "menu_button"))
     menu = _popup(ui, "GameMenu")
     assert ui.find(menu, "leave_button").disabled  # the game is over: nobody is left to leave it
+    # nor a clock to pause, a result to throw away or a game to keep for later
+    assert ui.find(menu, "clock_button").disabled and ui.find(menu, "end_button").disabled
+    assert ui.find(menu, "home_button").text == "Home"
     ui.screenshot("menu-game-over.png")
     ui.tap(ui.find(menu, "back_button"))
     assert _no_popup(ui)

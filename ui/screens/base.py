@@ -81,6 +81,7 @@ class GameScreen(Screen):
     can_undo = BooleanProperty(False)
     can_redo = BooleanProperty(False)
     paused = BooleanProperty(False)
+    over = BooleanProperty(False)  # the game has ended: nothing left to pause, end or keep for later
     session: Session = ObjectProperty(None, rebind=True)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -119,6 +120,7 @@ class GameScreen(Screen):
         self.can_undo = session.can_undo
         self.can_redo = session.can_redo
         self.paused = session.paused
+        self.over = session.outcome is not None
         outcome = session.outcome
         if outcome is not None:
             self.turn_text = "Game over"
