@@ -34,6 +34,14 @@ tie_window_ms = 5       # presses closer than this are a tie
 ports = ["/dev/serial/by-id/usb-*"]
 baud = 115200
 
+[phones]
+# Phones as private screens: each player scans a code on the touchscreen. Off unless enabled.
+enabled = false
+interface = "127.0.0.1"   # where to listen; "0.0.0.0" is every interface (the table's Wi-Fi too)
+port = 8470
+# tls_certificate = "/home/pi/companion.crt"   # both or neither: the owner's certificate and key (https)
+# tls_key = "/home/pi/companion.key"
+
 [games.quin]
 capture_rule = "key"    # or "arcade"
 [games.quin.pieces]     # these four must add up to 9
@@ -72,6 +80,16 @@ class DisplaysConfig:
 
 
 @dataclass(frozen=True)
+class PhonesConfig:
+    """`[phones]`: the phone server (off by default); `tls` the certificate and key files, or None (http)."""
+
+    enabled: bool = False
+    interface: str = "127.0.0.1"
+    port: int = 8470
+    tls: tuple[Path, Path] | None = None
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole config, already checked. `Config()` is the defaults."""
 
@@ -79,6 +97,7 @@ class Config:
     race: RaceConfig = field(default_factory=RaceConfig)
     displays: DisplaysConfig = field(default_factory=DisplaysConfig)
     games: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    phones: PhonesConfig = field(default_factory=PhonesConfig)
 
     def settings_for(self, game: str) -> dict[str, Any]:
         """The `[games.<game>]` table, passed to the game as its settings."""
@@ -127,16 +146,21 @@ def parse(data: Any) -> tuple[Config, list[str]]:
             problems.append(f"Config file: {error}; using simulated hardware.")
             simulated = True
     games = _games(data.get("games", {}), problems)
+    try:
+        phones = _phones(data.get("phones", {}), problems)
+    except ConfigError as error:  # phones are an extra: a bad value turns them off, the rest still runs
+        problems.append(f"Config file: {error}; phones stay off.")
+        phones = PhonesConfig()
     for name in data:
         if name not in _SECTIONS:
             problems.append(
                 f"Config file: [{_key(name)}] is not a section the companion knows ({', '.join(_SECTIONS)}); ignored."
             )
     mode = "simulated" if simulated else parts["hardware"]
-    return Config(mode, parts["race"], parts["displays"], games), problems
+    return Config(mode, parts["race"], parts["displays"], games, phones), problems
 
 
-_SECTIONS = ("hardware", "race", "displays", "games")
+_SECTIONS = ("hardware", "race", "displays", "phones", "games")
 _BAUDS = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 
 
@@ -209,6 +233,53 @@ def _displays(value: Any, problems: list[str]) -> DisplaysConfig:
     if isinstance(baud, bool) or not isinstance(baud, int) or baud not in _BAUDS:
         raise ConfigError(f"displays.baud is {_shown(baud)} but must be a standard rate such as 115200")
     return DisplaysConfig(tuple(ports), baud)
+
+
+def _phones(value: Any, problems: list[str]) -> PhonesConfig:
+    """`[phones]`; a bad value raises `ConfigError` naming its key (and the phones stay off)."""
+    table = _table(value, "phones", "enabled = true")
+    _unknown(table, "phones", ("enabled", "interface", "port", "tls_certificate", "tls_key"), problems)
+    default = PhonesConfig()
+    enabled = table.get("enabled", default.enabled)
+    if not isinstance(enabled, bool):
+        raise ConfigError(f"phones.enabled is {_shown(enabled)} but must be true or false")
+    interface = table.get("interface", default.interface)
+    if not isinstance(interface, str) or not _is_interface(interface):
+        raise ConfigError(
+            f"phones.interface is {_shown(interface)} but must be an address to listen on, "
+            'like "127.0.0.1" (this machine only) or "0.0.0.0" (every interface)'
+        )
+    port = table.get("port", default.port)
+    if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
+        raise ConfigError(f"phones.port is {_shown(port)} but must be a port number from 1 to 65535, like 8470")
+    files = [table.get(key) for key in ("tls_certificate", "tls_key")]
+    if (files[0] is None) != (files[1] is None):
+        given, missing = ("tls_certificate", "tls_key") if files[0] is not None else ("tls_key", "tls_certificate")
+        raise ConfigError(f"phones.{given} is set but phones.{missing} is not: give both files or neither")
+    tls = None
+    if files[0] is not None:
+        found = []
+        for key, file in zip(("tls_certificate", "tls_key"), files, strict=True):
+            if not isinstance(file, str) or not file:
+                raise ConfigError(f"phones.{key} is {_shown(file)} but must be the path of a file")
+            path = Path(file).expanduser()
+            if not path.is_file():
+                raise ConfigError(f"phones.{key} is {_shown(file)} but there is no such file")
+            found.append(path)
+        tls = (found[0], found[1])
+    return PhonesConfig(enabled, interface, port, tls)
+
+
+def _is_interface(value: str) -> bool:
+    import ipaddress
+
+    if value == "localhost":
+        return True
+    try:
+        ipaddress.ip_address(value)
+    except ValueError:
+        return False
+    return True
 
 
 def _games(value: Any, problems: list[str]) -> dict[str, dict[str, Any]]:

@@ -352,6 +352,24 @@ class Game:
         """The public view with every secret shown: for a finished game, where nothing is secret any more."""
         return self.views.revealed_view(state)
 
+    def phone_page(self, view: View) -> dict[str, Any] | None:
+        """A player's private `view` as a phone page (the structure ``hardware.phones`` renders), or None.
+
+        The game's own ``display.phone_page`` if it has one; a game with a
+        display but no phone page gets its view as plain rows; a game without a
+        display module has nothing private to show: None.
+        """
+        if self.display is None:
+            return None
+        own = getattr(self.display, "phone_page", None)
+        if own is not None:
+            return cast(dict[str, Any], own(view))
+        from companion.small_display import plain_lines  # only this fallback needs it
+
+        rows = [{"text": line, "note": "", "tone": "normal"} for line in plain_lines(view, 60)]
+        title = f"{view.get('player', '')} · {self.title}"
+        return {"title": title, "status": "", "notice": "", "sections": [{"heading": "", "rows": rows}], "choices": []}
+
     # -- the edges: JSON in and out -----------------------------------------------------------
 
     def parse_action(self, data: Json, players: Sequence[str], *, stored: bool = False) -> Action:

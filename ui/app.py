@@ -84,11 +84,13 @@ class CompanionApp(App):
         if self.table.displays is not None and self.session is not None:
             # Each player's display shows their own view, and plays their choices made on it (a game's menu).
             self.table.displays.attach(self.session)
+        if self.session is not None:
+            self._phones_follow(self.session)
 
     def on_stop(self) -> None:
         if self.session is not None:
             self.session.pause_clock()
-        for device in (self.table.displays, self.table.race):
+        for device in (self.table.displays, self.table.race, self.table.phones):
             if device is not None:
                 device.close()
         systemd_notify.notify("STOPPING=1")
@@ -164,6 +166,7 @@ class CompanionApp(App):
         session.resume_clock()
         if self.table.displays is not None:
             self.table.displays.attach(session)  # each player display shows its own player's view
+        self._phones_follow(session)
         screen = screen_class(session.game.name)(session, self.table, on_home=self.go_home)
         self.screens.add_widget(screen)
         self.screens.current = screen.name
@@ -175,7 +178,14 @@ class CompanionApp(App):
         self.session = None
         if self.table.displays is not None:
             self.table.displays.detach()
+        if self.table.phones is not None:
+            self.table.phones.detach()
         self.home.refresh()
+
+    def _phones_follow(self, session: Session) -> None:
+        """Phones show the game in play, if it has private views (a game without them has nothing to send)."""
+        if self.table.phones is not None and session.game.display is not None:
+            self.table.phones.attach(session)
 
     def _drop_game_screen(self) -> None:
         for screen in list(self.screens.screens):

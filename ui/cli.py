@@ -483,7 +483,46 @@ def start_hardware(table: Any) -> list[str]:
         baudrate=table.config.displays.baud,
         scan_interval=1.0,  # a display plugged in is found within a second; the idle appliance looks less often
     ).start()
+    if table.config.phones.enabled:
+        notices.extend(start_phones(table))
     return notices
+
+
+def start_phones(table: Any) -> list[str]:
+    """`[phones] enabled`: serve each seat's private page (``hardware.phones``); a notice if it cannot start.
+
+    The pages come from the session the phones panel attaches (`ui.phones.PhoneTable`), rendered and
+    played on the UI thread through the table's dispatcher.
+    """
+    from hardware.phones.server import PhoneServer
+    from ui.phones import PhoneTable
+
+    wanted = table.config.phones
+    link = PhoneTable()
+    try:
+        link.server = PhoneServer(
+            host=wanted.interface,
+            port=wanted.port,
+            render=link.render,
+            act=link.act,
+            call_soon=table.dispatch,
+            tls=wanted.tls,
+            on_news=_tell_the_table,
+        ).start()
+    except Exception as error:  # a port in use, an address this machine does not have, a bad certificate
+        return [f"Phones could not start on {wanted.interface}:{wanted.port} ({error})."]
+    table.phones = link
+    return []
+
+
+def _tell_the_table(sentence: str) -> None:
+    """News from the phones ("A second phone tried Ann's page") on the shared screen, if a game screen shows."""
+    from kivy.app import App
+
+    app = App.get_running_app()
+    screen = getattr(getattr(app, "screens", None), "current_screen", None)
+    if hasattr(screen, "say"):
+        screen.say(sentence, error=True)
 
 
 def _size(text: str) -> tuple[int, int]:

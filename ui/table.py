@@ -31,6 +31,7 @@ class Table:
     simulated: bool = True
     race: Any = None  # hardware race buttons, once wired
     displays: Any = None  # the player-display hub, once wired
+    phones: Any = None  # the phones' side of the table (`ui.phones.PhoneTable`), when [phones] is enabled
 
 
 def open_store(path: Path) -> tuple[Store, list[str]]:

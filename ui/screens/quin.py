@@ -165,6 +165,7 @@ class QuinScreen(GameScreen):
         self.setup_actions = QuinSetupActions(screen=self)
         self.holder.add_widget(self.table_view)
         self._add_display_strip()
+        self._add_phones_button()
         return self.holder
 
     def _add_display_strip(self) -> None:
@@ -176,6 +177,28 @@ class QuinScreen(GameScreen):
         from ui.widgets.displays import DisplayStatusStrip
 
         self.table_view.ids.display_spot.add_widget(DisplayStatusStrip(hub=hub))
+
+    def _add_phones_button(self) -> None:
+        # With [phones] enabled, each player may follow their own view on their phone (the phones panel).
+        if not self.table.config.phones.enabled:
+            return
+        button = Factory.BigButton(text="Phones")
+        button.bind(on_release=lambda _b: self.open_phones())
+        self.table_view.ids.display_spot.add_widget(button)
+
+    def open_phones(self) -> Any:
+        """The phones panel: a code per seat without a paired display, one at a time, on its own tap."""
+        from ui.widgets.phones import PhonesPanel
+
+        link = getattr(self.table, "phones", None)  # built once the hardware has started
+        if link is not None:
+            link.attach(self.session)  # this game's seats get their tokens
+        hub = getattr(self.table, "displays", None)
+        paired = [s.player for s in hub.status() if s.player and s.state != "unpaired"] if hub is not None else []
+        names = [p.name for p in self.session.options.players]
+        panel = PhonesPanel(phones=getattr(link, "server", None), players=names, paired=paired)
+        panel.open()
+        return panel
 
     def _shown(self) -> QuinShown:
         players = self.session.options.players

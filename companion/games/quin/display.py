@@ -488,3 +488,174 @@ def _first_open(view: Mapping[str, Any], items: Sequence[Item], *, after: str | 
         if choice[0] == "label" and choice[1] in open_labels:
             return i
     return len(items) - 1
+
+
+# -- the phone page -----------------------------------------------------------------------------
+
+PHONE_PLACES: Mapping[str, str] = {
+    BOARD: "on the board",
+    ZERO_G: "on the Zero-G card",
+    CAPTURED: "captured",
+    REMOVED: "removed",
+    OFF: "not placed yet",
+}
+"""Where a piece is, as the phone page says it (there is room for words there)."""
+
+
+def phone_page(view: View) -> dict[str, Any]:
+    """A Quin private view as a phone page (the structure of ``hardware.phones``): richer than a small display.
+
+    Sections: the player's pieces (label, identity, where, moves, whether the
+    rival has seen it), their Zero-G card, the powers left, the last flash;
+    during their private setup, what is left to do, and the setup itself as
+    `choices`: each tap is one action the setup menu (`SetupMenu`) would send.
+    The Clone while none is chosen; then, for the first label without an
+    identity, one choice per identity still lacking and place with room; *Take
+    back* for each label given one; *Finish setup* once every label has one.
+    Everything comes from `view`, the player's own private view.
+    """
+    player = str(view.get("player", ""))
+    if view.get("error"):
+        return {"title": "Quin", "status": "", "notice": str(view["error"]), "sections": [], "choices": []}
+    pieces = _pieces(view)
+    setting_up = in_setup(view)
+    sections: list[dict[str, Any]] = []
+    notice = ""
+    if view.get("phase") == SETUP and isinstance(view.get("setup"), Mapping):
+        setup: Mapping[str, Any] = view["setup"]
+        sections.append({"heading": "Your setup", "rows": _phone_setup_rows(setup)})
+        if setup.get("done"):
+            notice = f"Ready: waiting for {view.get('rival') or 'the other player'}."
+    else:
+        flash = view.get("last_flash")
+        if flash:
+            sections.append({"heading": "Last flash", "rows": [_row(str(flash))]})
+        sections.append({"heading": "Powers left", "rows": _phone_powers(view)})
+    sections.append({"heading": "Your pieces", "rows": [_phone_piece(view, p) for p in pieces]})
+    card = [p for p in pieces if p.get("where") == ZERO_G]
+    sections.append(
+        {
+            "heading": f"Zero-G card ({len(card)})",
+            "rows": [_row(f"{p.get('label')}  {p.get('identity') or UNKNOWN}") for p in card]
+            or [_row("Empty", tone="muted")],
+        }
+    )
+    return {
+        "title": f"{player} · Quin",
+        "status": _phone_status(view),
+        "notice": notice,
+        "sections": sections,
+        "choices": _phone_choices(view) if setting_up else [],
+    }
+
+
+def _a(kind: str) -> str:
+    return f"an {kind}" if kind[0] in "AEIOU" else f"a {kind}"
+
+
+def _row(text: str, note: str = "", tone: str = "normal") -> dict[str, str]:
+    return {"text": text, "note": note, "tone": tone}
+
+
+def _phone_status(view: Mapping[str, Any]) -> str:
+    phase, turn = view.get("phase"), view.get("turn")
+    if phase == OVER:
+        return "Game over"
+    if phase == SETUP:
+        return "Private setup"
+    if turn is None:
+        return "Waiting"
+    return "Your turn" if turn == view.get("player") else f"{turn} to play"
+
+
+def _phone_piece(view: Mapping[str, Any], piece: Mapping[str, Any]) -> dict[str, str]:
+    where = PHONE_PLACES.get(str(piece.get("where")), str(piece.get("where") or ""))
+    notes = [where]
+    if piece.get("identity") and piece.get("where") in (BOARD, ZERO_G) and piece.get("moves") is not None:
+        notes.append(f"{piece['moves']} {'move' if piece['moves'] == 1 else 'moves'}")
+    if piece.get("swaps_left") is not None and piece.get("where") in (BOARD, ZERO_G):
+        notes.append(f"{piece['swaps_left']} {'swap' if piece['swaps_left'] == 1 else 'swaps'} left")
+    if piece.get("revealed"):
+        notes.append(f"{view.get('rival') or 'the rival'} has seen it")
+    if piece.get("held"):
+        notes.append("held this turn")
+    tone = "muted" if piece.get("where") in (CAPTURED, REMOVED) else "accent" if piece.get("held") else "normal"
+    return _row(f"{piece.get('label')}  {piece.get('identity') or UNKNOWN}", " · ".join(notes), tone)
+
+
+def _phone_powers(view: Mapping[str, Any]) -> list[dict[str, str]]:
+    powers: Mapping[str, Any] = view.get("powers") or {}
+    rows = []
+    if view.get("artificial_light_moves") is not None:
+        rows.append(_row(f"{ARTIFICIAL_LIGHT} moves", str(view["artificial_light_moves"])))
+    time = powers.get("time")
+    if time in ("ready", "used"):  # "none": no Time on the board, nothing to tell
+        rows.append(_row("Time", str(time)))
+    if powers.get("totem"):
+        rows.append(
+            _row("Resurrection Totem", str(powers["totem"]), "muted" if powers["totem"] == "used" else "normal")
+        )
+    for label, left in (powers.get("memory_swaps_left") or {}).items():
+        rows.append(_row(f"Memory {label}", f"{left} {'swap' if left == 1 else 'swaps'} left"))
+    return rows
+
+
+def _phone_setup_rows(setup: Mapping[str, Any]) -> list[dict[str, str]]:
+    rows = []
+    taken, made = setup.get("clone_from"), setup.get("clone")
+    rows.append(_row(f"Clone: {taken} → {made}" if taken and made else "Clone: not chosen yet"))
+    rows.append(_row("Board", f"{setup.get('on_board', 0)}/{STARTING_POINTS}"))
+    rows.append(_row("Zero-G card", f"{setup.get('on_zero_g', 0)}/{ZERO_G_AT_START}"))
+    needed: Mapping[str, Any] = setup.get("needed") or {}
+    assigned: Mapping[str, Any] = setup.get("assigned") or {}
+    for kind, count in needed.items():
+        if count and assigned.get(kind, 0) != count:
+            rows.append(_row(f"Still to label: {kind}", f"{assigned.get(kind, 0)}/{count}", "accent"))
+    for problem in setup.get("problems") or []:
+        rows.append(_row(str(problem)[:1].upper() + str(problem)[1:], tone="warn"))
+    return rows
+
+
+def _choice(label: str, action: Action, tone: str = "normal") -> dict[str, Any]:
+    from companion import codec  # the page is JSON: the action as its JSON object, as a phone sends it back
+
+    return {"label": label, "action": codec.to_json(action), "tone": tone}
+
+
+def _phone_choices(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The setup, one tap one action: the very `Clone`, `Assign`, `Unassign`, `SetupDone` the menu sends."""
+    player = str(view.get("player", ""))
+    setup: Mapping[str, Any] = view.get("setup") or {}
+    choices: list[dict[str, Any]] = []
+    if not setup.get("clone"):
+        base = _before_clone(setup)
+        for taken in CLONE_FROM:
+            if base.get(taken, 1):
+                for made in CLONE_TO:
+                    choices.append(_choice(f"Clone: {taken} → {made}", Clone(player, taken=taken, made=made), "accent"))
+        return choices
+    pieces = _pieces(view)
+    needed: Mapping[str, Any] = setup.get("needed") or {}
+    assigned: Mapping[str, Any] = setup.get("assigned") or {}
+    on_board, on_zero_g = int(setup.get("on_board") or 0), int(setup.get("on_zero_g") or 0)
+    open_labels = [str(p.get("label")) for p in pieces if not p.get("identity")]
+    lights_to_come = max(int(needed.get(ARTIFICIAL_LIGHT) or 0) - int(assigned.get(ARTIFICIAL_LIGHT) or 0), 0)
+    if open_labels:
+        label = open_labels[0]
+        for kind in KINDS:
+            if assigned.get(kind, 0) >= (needed.get(kind) or 0):
+                continue
+            if kind != ARTIFICIAL_LIGHT and on_board < STARTING_POINTS:
+                choices.append(_choice(f"{label} is {_a(kind)} · board", Assign(player, label, kind, BOARD), "accent"))
+            # Room on the card is kept for the Artificial Lights still to come, so no tap leads to a dead end.
+            if on_zero_g + (0 if kind == ARTIFICIAL_LIGHT else lights_to_come) < ZERO_G_AT_START:
+                choices.append(
+                    _choice(f"{label} is {_a(kind)} · Zero-G", Assign(player, label, kind, ZERO_G), "accent")
+                )
+    else:
+        choices.append(_choice("Finish setup", SetupDone(player), "accent"))
+    for piece in pieces:
+        if piece.get("identity"):
+            label = str(piece.get("label"))
+            choices.append(_choice(f"Take back {label} ({piece['identity']})", Unassign(player, label), "muted"))
+    return choices

@@ -1,0 +1,73 @@
+"""`[phones]` in the config file (issue 15: "Turn it on in the config ... It is off by default")."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from companion import config
+from companion.config import PhonesConfig
+
+
+def load(tmp_path: Path, text: str) -> tuple[config.Config, list[str]]:
+    path = tmp_path / "companion.toml"
+    path.write_text(text)
+    return config.load(path)
+
+
+def test_phones_are_off_by_default_and_the_example_says_so() -> None:
+    """Issue 15: "It is off by default"; the example config lists the keys with their defaults."""
+    assert config.Config().phones == PhonesConfig(False, "127.0.0.1", 8470, None)
+    parsed, problems = config.parse(tomllib.loads(config.EXAMPLE))
+    assert problems == [] and parsed.phones == PhonesConfig()
+    assert "[phones]" in config.EXAMPLE and '"0.0.0.0" is every interface' in config.EXAMPLE
+
+
+def test_turned_on_with_an_interface_a_port_and_the_owners_certificate(tmp_path: Path) -> None:
+    """Issue 15: "`[phones] enabled = true`, with the interface and port"; TLS, "a certificate the owner provides"."""
+    (tmp_path / "c.pem").write_text("cert")
+    (tmp_path / "k.pem").write_text("key")
+    parsed, problems = load(
+        tmp_path,
+        f'[phones]\nenabled = true\ninterface = "0.0.0.0"\nport = 9000\n'
+        f'tls_certificate = "{tmp_path / "c.pem"}"\ntls_key = "{tmp_path / "k.pem"}"\n',
+    )
+    assert problems == []
+    assert parsed.phones == PhonesConfig(True, "0.0.0.0", 9000, (tmp_path / "c.pem", tmp_path / "k.pem"))
+    assert parsed.mode == "auto", "phones change nothing else"
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("[phones]\nenabled = 'yes'", "phones.enabled"),
+        ("[phones]\nenabled = true\ninterface = 'my wifi'", "phones.interface"),
+        ("[phones]\nenabled = true\ninterface = 7", "phones.interface"),
+        ("[phones]\nenabled = true\nport = 0", "phones.port"),
+        ("[phones]\nenabled = true\nport = 70000", "phones.port"),
+        ("[phones]\nenabled = true\nport = '8470'", "phones.port"),
+        ("[phones]\nenabled = true\ntls_certificate = '/etc/hostname'", "phones.tls_certificate"),
+        ("[phones]\nenabled = true\ntls_key = '/etc/hostname'", "phones.tls_key"),
+        (
+            "[phones]\nenabled = true\ntls_certificate = '/no/such.crt'\ntls_key = '/no/such.key'",
+            "phones.tls_certificate",
+        ),
+        ("phones = true", "phones"),
+    ],
+)
+def test_a_bad_value_is_one_sentence_naming_the_key_and_phones_stay_off(tmp_path: Path, text: str, key: str) -> None:
+    """The brief: "Bad values: one sentence naming the key, and phones stay off" (the hardware stays as it was)."""
+    parsed, problems = load(tmp_path, text)
+    assert len(problems) == 1, problems
+    assert key in problems[0] and problems[0].endswith("phones stay off."), problems
+    assert parsed.phones == PhonesConfig() and not parsed.phones.enabled
+    assert parsed.mode == "auto"
+
+
+def test_a_misspelt_key_is_named_and_the_rest_is_kept(tmp_path: Path) -> None:
+    """As in every section: a key the companion does not know is named, and ignored."""
+    parsed, problems = load(tmp_path, "[phones]\nenabled = true\nprot = 9000\n")
+    assert len(problems) == 1 and "phones.prot" in problems[0]
+    assert parsed.phones == PhonesConfig(enabled=True)

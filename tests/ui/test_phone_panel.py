@@ -1,0 +1,183 @@
+"""The phones panel on the 800×480 screen, with the real phone server (issue 15).
+
+Issue 15: "the touchscreen shows one QR code per seat that has no paired
+display, each on its own tap ("Ann: show my code"), so the neighbours do not
+photograph it"; "A second browser opening a seat's page is refused while the
+first is connected, unless the player releases the seat on the touchscreen."
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from dataclasses import replace
+from typing import Any
+
+import pytest
+import segno
+
+from companion.config import PhonesConfig
+from hardware.phones.server import PhoneServer
+from ui.cli import start_phones
+from ui.dispatch import clock_dispatcher
+from ui.phones import PhoneTable
+from ui.presenters.phones import QUIET_ZONE, present, qr_matrix
+
+
+@pytest.fixture
+def phones(ui: Any) -> Any:
+    """A real phone server on 127.0.0.1 (any free port), its pages from the app's session, on the UI thread."""
+    link = PhoneTable()
+    link.server = PhoneServer(
+        host="127.0.0.1", port=0, render=link.render, act=link.act, call_soon=clock_dispatcher, ui_timeout=5.0
+    ).start()
+    ui.table.config = replace(ui.table.config, phones=PhonesConfig(enabled=True))
+    ui.table.phones = link
+    yield link
+    link.close()
+    ui.table.phones = None
+
+
+class Phone:
+    """A phone's browser as a real WebSocket client in a thread of its own: it keeps the seat until dropped."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url.replace("http", "ws", 1) + "/live"
+        self.pages: list[dict[str, Any]] = []
+        self.bye: str | None = None
+        self.thread = threading.Thread(target=lambda: asyncio.run(self._run()), daemon=True)
+        self.thread.start()
+
+    async def _run(self) -> None:
+        import aiohttp
+
+        async with aiohttp.ClientSession() as client, client.ws_connect(self.url) as ws:
+            async for message in ws:
+                data = json.loads(message.data)
+                if data["type"] == "page":
+                    self.pages.append(data["page"])
+                elif data["type"] == "bye":
+                    self.bye = data["sentence"]
+                    return
+
+
+def test_each_seat_shows_its_own_code_on_its_own_tap_and_only_one_at_a_time(ui: Any, phones: PhoneTable) -> None:
+    """Issue 15: one QR code per seat, "each on its own tap"; nobody else's code shows at the same time."""
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    ui.screenshot("quin-phones-button.png")
+    ui.tap(ui.find_text(screen, "Phones"))
+    panel = next(w for w in ui.window.children if type(w).__name__ == "PhonesPanel")
+    ui.settle()
+    assert panel.qr is None and panel.url == "", "no code shows before a seat's own tap"
+    assert phones.session is screen.session, "opening the panel gives this game's seats their tokens"
+    ui.tap(ui.find_text(panel, "Ann: show my code"))
+    ann_url = phones.server.url_for("Ann")
+    assert panel.url == ann_url and ann_url.startswith("http://127.0.0.1:")
+    # The matrix drawn is segno's own code of exactly that URL; the texture has one texel per module.
+    assert panel.shown.matrix == qr_matrix(ann_url)
+    code = segno.make_qr(ann_url, error="m", boost_error=False)
+    assert len(panel.shown.matrix) == code.symbol_size(scale=1, border=QUIET_ZONE)[0]
+    assert panel.qr.size == (len(panel.shown.matrix),) * 2
+    image = ui.find(panel, "qr_image")
+    assert min(image.norm_image_size) >= 250, "big enough to scan from the 800×480 screen"
+    ui.screenshot("phones-qr.png")
+    # Bo's tap hides Ann's code: one code at a time.
+    ui.tap(ui.find_text(panel, "Bo: show my code"))
+    assert panel.url == phones.server.url_for("Bo") != ann_url
+    assert ui.find_text(panel, "Ann: show my code") is not None
+    ui.tap(ui.find(panel, "hide_button"))
+    assert panel.qr is None and panel.url == ""
+    ui.tap(ui.find(panel, "close_button"))
+    ui.settle()
+    assert panel.parent is None
+
+
+def test_a_connected_phone_gets_its_own_page_and_is_released_on_the_touchscreen(ui: Any, phones: PhoneTable) -> None:
+    """Issue 15: the page shows that player's private view; a seat is freed "on the touchscreen"."""
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    ui.tap(ui.find_text(screen, "Phones"))
+    panel = next(w for w in ui.window.children if type(w).__name__ == "PhonesPanel")
+    phone = Phone(phones.server.url_for("Ann"))
+    assert ui.wait_until(lambda: phone.pages, timeout=10), "the phone gets its page (rendered on the UI thread)"
+    page = phone.pages[0]
+    assert page["title"] == "Ann · Quin" and page["status"] == "Private setup"
+    assert page["choices"] and all(c["action"]["player"] == "Ann" for c in page["choices"])
+    assert ui.wait_until(lambda: _has_text(panel, "Release Ann's phone"), timeout=5)
+    assert not _has_text(panel, "Release Bo's phone")
+    ui.screenshot("phones-connected.png")
+    # A change in the game reaches the phone by itself.
+    screen.session.act(page["choices"][0]["action"])
+    assert ui.wait_until(lambda: len(phone.pages) >= 2, timeout=10)
+    assert phone.pages[-1]["choices"][0]["action"]["type"] == "assign"
+    ui.tap(ui.find_text(panel, "Release Ann's phone"))
+    assert ui.wait_until(lambda: phone.bye is not None, timeout=10), "the released phone is dropped"
+    assert ui.wait_until(lambda: not _has_text(panel, "Release Ann's phone"), timeout=5)
+    ui.tap(ui.find(panel, "close_button"))
+
+
+def _has_text(root: Any, text: str) -> bool:
+    return any(getattr(w, "text", None) == text for w in root.walk(restrict=True))
+
+
+def test_a_seat_with_a_paired_display_gets_no_code(ui: Any, phones: PhoneTable) -> None:
+    """The brief: "one button per seat without a paired display"."""
+    ui.start_game("quin", ["Ann", "Bo"])
+    phones.attach(ui.screen.session)
+    shown = present(["Ann", "Bo"], phones.server, paired=["Bo"])
+    assert [s.show_text for s in shown.seats] == ["Ann: show my code"]
+    assert shown.note == "Bo uses a player display."
+    assert present(["Ann", "Bo"], None).seats == ()
+
+
+def test_the_app_starts_phones_from_the_config_and_a_second_phone_is_told_on_the_shared_screen(ui: Any) -> None:
+    """Issue 15: "A second browser ... is refused while the first is connected ... The shared screen says
+    "A second phone tried Ann's page"". Started as `start_hardware` does, from `[phones]`."""
+    ui.table.dispatch = clock_dispatcher
+    ui.table.config = replace(ui.table.config, phones=PhonesConfig(enabled=True, port=0))
+    assert start_phones(ui.table) == []
+    link = ui.table.phones
+    try:
+        screen = ui.start_game("quin", ["Ann", "Bo"])
+        ui.tap(ui.find_text(screen, "Phones"))
+        panel = next(w for w in ui.window.children if type(w).__name__ == "PhonesPanel")
+        first = Phone(link.server.url_for("Ann"))
+        assert ui.wait_until(lambda: first.pages, timeout=10)
+        second = Phone(link.server.url_for("Ann"))
+        assert ui.wait_until(lambda: second.bye is not None, timeout=10), "the second browser is refused"
+        assert not second.pages, "and it never saw Ann's page"
+        assert ui.wait_until(lambda: screen.banner == "A second phone tried Ann's page", timeout=5)
+        ui.tap(ui.find(panel, "close_button"))
+    finally:
+        link.close()
+        ui.table.phones = None
+
+
+def test_phones_that_cannot_start_are_a_notice_not_a_crash(ui: Any) -> None:
+    """Like every piece of hardware: a problem is one sentence on the home screen, and the app goes on."""
+    ui.table.config = replace(ui.table.config, phones=PhonesConfig(enabled=True, interface="192.0.2.77", port=0))
+    notices = start_phones(ui.table)
+    assert len(notices) == 1 and notices[0].startswith("Phones could not start on 192.0.2.77:0 (")
+    assert getattr(ui.table, "phones", None) is None
+
+
+def test_without_phones_the_quin_screen_has_no_phones_button(ui: Any) -> None:
+    """Issue 15: phones are "off by default": nothing of them on the screen then."""
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    assert not _has_text(screen, "Phones")
+
+
+def test_the_phones_follow_the_game_in_play_and_keep_their_codes_across_home(ui: Any, phones: PhoneTable) -> None:
+    """A phone is scanned once a game: going home and resuming keeps its code (the page shows nothing while
+    the game waits); another game gets fresh codes, and the old ones stop working."""
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    assert phones.session is screen.session, "the app attached the game it shows"
+    url = phones.server.url_for("Ann")
+    ui.app.go_home()
+    assert phones.session is None
+    (row,) = ui.screen.unfinished_rows
+    ui.tap(row.ids.resume_button)
+    assert phones.session is not None and phones.server.url_for("Ann") == url, "the same code after home"
+    ui.app.go_home()
+    ui.start_game("quin", ["Ann", "Bo"])
+    assert phones.server.url_for("Ann") != url, "a new game, new codes"

@@ -1,0 +1,110 @@
+"""The phones panel: one button per seat ("Ann: show my code"), that seat's QR code on a tap, and "Hide".
+
+Opened from a game screen with private views (Quin's "Phones" button). Thin
+over `ui.presenters.phones`: which seats, the words, the QR matrix. The code is
+drawn as a Kivy texture, one texel per module, scaled up without smoothing so
+its edges stay sharp; only one seat's code is on the screen at a time, and
+"Release Ann's phone" frees a seat whose phone is connected (another may then
+scan the code). Closing the panel hides any code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.factory import Factory
+from kivy.graphics.texture import Texture
+from kivy.properties import ObjectProperty, StringProperty
+from kivy.uix.popup import Popup
+
+from ui import kv
+from ui.presenters.phones import Matrix, Phones, PhonesShown, luminance, present
+
+KV = kv.beside(__file__)
+REFRESH_SECONDS = 1.0
+"""How often an open panel asks the server which phones are connected (only while it is open)."""
+
+
+def load_kv() -> None:
+    kv.load_kv(KV)
+
+
+def qr_texture(matrix: Matrix) -> Texture:
+    """The QR code as a texture: one texel per module, dark on light, magnified without blur."""
+    size = len(matrix)
+    texture = Texture.create(size=(size, size), colorfmt="luminance")
+    texture.blit_buffer(luminance(matrix), colorfmt="luminance", bufferfmt="ubyte")
+    texture.mag_filter = "nearest"
+    texture.min_filter = "nearest"
+    return texture
+
+
+class PhonesPanel(Popup):
+    """Phones at the table; give it the phone server (`phones=`), the players, and the seats with a display."""
+
+    phones = ObjectProperty(None, allownone=True)
+    caption = StringProperty("")
+    url = StringProperty("")
+    note = StringProperty("")
+    qr = ObjectProperty(None, allownone=True)
+
+    def __init__(self, *, players: Sequence[str], paired: Sequence[str] = (), **kwargs: Any) -> None:
+        load_kv()
+        self.players = list(players)
+        self.paired = list(paired)
+        self.shown_player: str | None = None
+        self.shown = PhonesShown((), None, "", (), "")
+        super().__init__(**kwargs)
+        self._poll = Clock.schedule_interval(lambda _dt: self.update(), REFRESH_SECONDS)
+        self.bind(on_dismiss=lambda *_a: self._closing())
+        self.update()
+
+    def update(self) -> None:
+        """Redraw from the server's state: the seats' buttons, and the one code asked for (if any)."""
+        phones: Phones | None = self.phones
+        shown = present(self.players, phones, paired=self.paired, shown=self.shown_player)
+        if shown != self.shown:
+            self._draw(shown)
+
+    def _draw(self, shown: PhonesShown) -> None:
+        self.shown, self.shown_player = shown, shown.shown
+        self.note, self.caption, self.url = shown.note, shown.caption, shown.url
+        self.qr = qr_texture(shown.matrix) if shown.matrix else None
+        seats = self.ids.seats
+        seats.clear_widgets()
+        for seat in shown.seats:
+            show = (
+                Factory.BigButton(text=seat.show_text)
+                if seat.player == shown.shown
+                else Factory.AccentButton(text=seat.show_text)
+            )
+            show.bind(on_release=lambda _b, player=seat.player: self.toggle(player))
+            seats.add_widget(show)
+            if seat.release_text:
+                release = Factory.BigButton(text=seat.release_text)
+                release.bind(on_release=lambda _b, player=seat.player: self.release(player))
+                seats.add_widget(release)
+
+    def toggle(self, player: str) -> None:
+        """Show `player`'s code (hiding any other), or hide it if it shows."""
+        self.shown_player = None if self.shown_player == player else player
+        self.update()
+
+    def hide(self) -> None:
+        self.shown_player = None
+        self.update()
+
+    def release(self, player: str) -> None:
+        if self.phones is not None:
+            self.phones.release(player)
+        self.update()
+
+    def _closing(self) -> None:
+        self._poll.cancel()
+        self.shown_player = None
+        self.qr = None  # nothing of a code outlives the panel
+
+
+Factory.register("PhonesPanel", cls=PhonesPanel)
