@@ -11,7 +11,7 @@ ON_PI  := $(shell test -e /proc/device-tree/model && grep -qi 'raspberry pi' /pr
 
 # What Kivy's wheel needs from the system (it bundles SDL2 itself), and for tests a virtual screen.
 RUN_DEBS  := python3-venv libgl1 libegl1 libgles2 libmtdev1 libgbm1 libdrm2
-TEST_DEBS := xvfb
+TEST_DEBS := xvfb chromium chromium-driver
 PI_DEBS   := python3-lgpio
 
 # On a Pi the venv also sees Raspberry Pi OS's python3-lgpio (the lgpio pin factory).
