@@ -52,17 +52,6 @@ FRAME = 1 / 60
 HERE = Path(__file__).parent
 
 
-def _line(label: str, value: str, baseline: str = "", ratio: float | None = None, goal: str = "") -> str:
-    text = f"{label:<46} {value:>14}"
-    if baseline:
-        text += f"   baseline {baseline:>12}"
-    if ratio is not None:
-        text += f"   ratio {ratio:5.2f}"
-    if goal:
-        text += f"   (goal {goal})"
-    return text
-
-
 def _p99(values: list[float]) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[98]
 
@@ -209,6 +198,8 @@ def _echo() -> list[float]:
 
 
 def latency() -> list[str]:
+    from bench.__main__ import line  # here: the memory child must not import more than the app
+
     echo = _echo()
     lines = []
     for label, frame in (("UI at once", None), ("UI on 60 fps", FRAME)):
@@ -218,7 +209,7 @@ def latency() -> list[str]:
             ("p99", _p99(ours), _p99(echo)),
         ):
             lines.append(
-                _line(
+                line(
                     f"page after changed(), {what}, {label}",
                     f"{ours_s * 1000:.2f} ms",
                     f"{echo_s * 1000:.2f} ms",
@@ -333,9 +324,11 @@ def _browser() -> tuple[list[float], list[float]]:
 
 
 def browser() -> list[str]:
+    from bench.__main__ import line  # here: the memory child must not import more than the app
+
     changes, echo = _browser()
     return [
-        _line(
+        line(
             f"in Chromium: identity change → DOM, {what}",
             f"{ours:.2f} ms",
             f"{base:.2f} ms",
@@ -396,6 +389,7 @@ def child() -> None:
 def memory() -> list[str]:
     import aiohttp
 
+    from bench.__main__ import line  # here: the memory child must not import more than the app
     from tests.support import xvfb_display
 
     home = tempfile.mkdtemp(prefix="bench-phones-")
@@ -438,8 +432,8 @@ def memory() -> list[str]:
     before, after = first["before"] / 1024, second["after"] / 1024
     assert second["status"] == {"Ann": "connected", "Bo": "connected"}
     return [
-        _line("the app's memory with the phone server", f"{after:.1f} MiB", f"{before:.1f} MiB", after / before),
-        _line("  the server and two phones cost", f"+{after - before:.1f} MiB", "", None, f"≤ +{GOAL_MIB:.0f} MiB"),
+        line("the app's memory with the phone server", f"{after:.1f} MiB", f"{before:.1f} MiB", after / before),
+        line("  the server and two phones cost", f"+{after - before:.1f} MiB", "", None, f"≤ +{GOAL_MIB:.0f} MiB"),
     ]
 
 

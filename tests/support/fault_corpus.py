@@ -9,20 +9,17 @@ one flipped copy.
 
 from __future__ import annotations
 
-import contextlib
 import random
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from companion.dice import RandomDice
-from companion.game import Options, RuleError
 from companion.session import Session
 from companion.store import Store
 from tests.support.clocks import TickingClock
-from tests.support.golden import FOLDER, game_of, read
+from tests.support.golden import FOLDER, read
+from tests.support.golden import play as golden_play
 
 SEED = 2026
 DB = "games.db"
@@ -86,23 +83,8 @@ class Flip:
 
 
 def play(store: Store, plan: Play, clock: TickingClock) -> Session:
-    golden = read(FOLDER / f"{plan.script}.jsonl")
-    session = Session.start(
-        store,
-        game_of(golden.path),
-        Options.for_names(*golden.players, **golden.settings),
-        dice=RandomDice.seeded(golden.seed or 1),
-        clock=clock,
-    )
-    lines: list[dict[str, Any]] = golden.lines
-    for action in lines[: max(1, round(len(lines) * plan.cut))]:
-        if action.get("type") == "undo":
-            session.undo()
-        elif action.get("type") == "redo":
-            session.redo()
-        else:
-            with contextlib.suppress(RuleError):  # the scripts' refused lines: refused here too, nothing stored
-                session.act(action)
+    lines = read(FOLDER / f"{plan.script}.jsonl").lines
+    session: Session = golden_play(store, plan.script, upto=max(1, round(len(lines) * plan.cut)), clock=clock)
     for _ in range(plan.undo):
         assert session.undo()
     for _ in range(plan.redo):

@@ -80,3 +80,33 @@ def read(path: Path) -> Golden:
         {int(k): v for k, v in header.get("expect-refused", {}).items()},
         actions,
     )
+
+
+def play(store: Any, script: str | Path, *, upto: int | None = None, clock: Any = None) -> Any:
+    """Start `script`'s game in `store` and play its first `upto` lines (all if None) as a table would: its
+    undo and redo lines undo and redo, and the lines the rules refuse change nothing. The `Session`.
+
+    `script` is a path or a script's name (``"quinque-row-win"``); the dice roll from its seed (1 if none).
+    """
+    import contextlib
+    import time
+
+    from companion.dice import RandomDice
+    from companion.game import Options, RuleError
+    from companion.session import Session
+
+    golden = read(script if isinstance(script, Path) else FOLDER / f"{script}.jsonl")
+    session = Session.start(
+        store,
+        golden.game,
+        Options.for_names(*golden.players, **golden.settings),
+        dice=RandomDice.seeded(golden.seed or 1),
+        clock=clock or time.time,
+    )
+    for action in golden.lines[:upto]:
+        if action.get("type") in ("undo", "redo"):
+            getattr(session, action["type"])()
+        else:
+            with contextlib.suppress(RuleError):  # the script's refused lines are refused here too
+                session.act(action)
+    return session

@@ -7,36 +7,22 @@ screen moves while a finger is on its way."
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 from typing import Any
 
 from companion.config import Config
 from companion.dice import RandomDice
-from companion.game import Options, RuleError
 from companion.session import Session
 from companion.store import Store
-from tests.support.golden import FOLDER, game_of, read
+from tests.support import golden
 
 # Three different games, each played part of the way from a golden script.
 SCRIPTS = ("quinque-row-win", "quintet-two-players", "quantum-link-full-board")
 
 
 def _play_part(store: Store, script: str, clock: Any) -> Session:
-    golden = read(FOLDER / f"{script}.jsonl")
-    session = Session.start(
-        store,
-        game_of(golden.path),
-        Options.for_names(*golden.players, **golden.settings),
-        dice=RandomDice.seeded(golden.seed or 1),
-        clock=clock,
-    )
-    lines = golden.lines
-    for action in lines[: max(2, len(lines) // 3)]:
-        if action.get("type") in ("undo", "redo"):
-            continue
-        with contextlib.suppress(RuleError):  # a script's refused lines are refused here too
-            session.act(action)
+    lines = golden.read(golden.FOLDER / f"{script}.jsonl").lines
+    session = golden.play(store, script, upto=max(2, len(lines) // 3), clock=clock)
     assert session.outcome is None, f"{script}: played only part of the way, the game must still be on"
     return session
 

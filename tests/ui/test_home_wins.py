@@ -6,16 +6,15 @@ chart." and "Nothing on the home screen moves while a finger is on its way."
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 from typing import Any
 
 from companion.config import Config
 from companion.dice import RandomDice
-from companion.game import Options, RuleError
+from companion.game import Options
 from companion.session import Session
 from companion.store import Store
-from tests.support.golden import FOLDER, game_of, read
+from tests.support import golden
 from tests.support.many_games import by_hand, ended_games, write_file
 from tests.ui.test_home_unfinished import _positions
 
@@ -24,22 +23,7 @@ FINISHED = ("quinque-row-win", "quintet-two-players", "quantum-link-full-board",
 
 
 def _play_through(store: Store, script: str, clock: Any) -> Session:
-    golden = read(FOLDER / f"{script}.jsonl")
-    session = Session.start(
-        store,
-        game_of(golden.path),
-        Options.for_names(*golden.players, **golden.settings),
-        dice=RandomDice.seeded(golden.seed or 1),
-        clock=clock,
-    )
-    for action in golden.lines:
-        if action.get("type") == "undo":
-            session.undo()
-        elif action.get("type") == "redo":
-            session.redo()
-        else:
-            with contextlib.suppress(RuleError):  # a script's refused lines are refused here too
-                session.act(action)
+    session = golden.play(store, script, clock=clock)
     assert session.outcome is not None, f"{script} is played to its end"
     return session
 

@@ -4,7 +4,6 @@ each step. Finished Quin games are revealed in full." (issue 14)."""
 
 from __future__ import annotations
 
-import contextlib
 import re
 from typing import Any
 
@@ -205,21 +204,7 @@ def test_a_finished_quin_is_replayed_with_every_identity_shown(ui: Any) -> None:
 
 def finished_game(store: Any, path: Any) -> int:
     """Play a golden script to its end straight into `store` (as a past game is found there); its id."""
-    from companion.dice import RandomDice
-    from companion.game import Options
-    from companion.session import Session
-
-    script = golden.read(path)
-    session = Session.start(
-        store, script.game, Options.for_names(*script.players, **script.settings),
-        dice=RandomDice.seeded(script.seed or 0),
-    )  # fmt: skip
-    for _, action in script.actions:
-        if action.get("type") in ("undo", "redo"):
-            getattr(session, action["type"])()
-            continue
-        with contextlib.suppress(RuleError):
-            session.act(action)
+    session = golden.play(store, path)
     assert session.outcome is not None, path.name
     return session.game_id
 
