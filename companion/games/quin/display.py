@@ -159,15 +159,16 @@ def _body(view: Mapping[str, Any], cols: int) -> list[Block]:
     return lines
 
 
-def _whose_turn(view: Mapping[str, Any]) -> str:
+def _whose_turn(view: Mapping[str, Any], *, setting_up: str = "Setting up", theirs: str = "{}'s turn") -> str:
+    """The turn line: short for a small display, in the phone's own words when it asks (`setting_up`, `theirs`)."""
     phase, turn = view.get("phase"), view.get("turn")
     if phase == OVER:
         return "Game over"
     if phase == SETUP:
-        return "Setting up"
+        return setting_up
     if turn is None:
         return "Waiting"
-    return "Your turn" if turn == view.get("player") else f"{turn}'s turn"
+    return "Your turn" if turn == view.get("player") else theirs.format(turn)
 
 
 def _powers(view: Mapping[str, Any], cols: int) -> list[Block]:
@@ -542,7 +543,7 @@ def phone_page(view: View) -> dict[str, Any]:
     )
     return {
         "title": f"{player} · Quin",
-        "status": _phone_status(view),
+        "status": _whose_turn(view, setting_up="Private setup", theirs="{} to play"),
         "notice": notice,
         "sections": sections,
         "choices": _phone_choices(view) if setting_up else [],
@@ -555,17 +556,6 @@ def _a(kind: str) -> str:
 
 def _row(text: str, note: str = "", tone: str = "normal") -> dict[str, str]:
     return {"text": text, "note": note, "tone": tone}
-
-
-def _phone_status(view: Mapping[str, Any]) -> str:
-    phase, turn = view.get("phase"), view.get("turn")
-    if phase == OVER:
-        return "Game over"
-    if phase == SETUP:
-        return "Private setup"
-    if turn is None:
-        return "Waiting"
-    return "Your turn" if turn == view.get("player") else f"{turn} to play"
 
 
 def _phone_piece(view: Mapping[str, Any], piece: Mapping[str, Any]) -> dict[str, str]:
