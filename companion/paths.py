@@ -55,3 +55,13 @@ def emulated_display_keys_dir() -> Path:
 def pairings_path() -> Path:
     """Which player display (by its device identity) belongs to which player."""
     return data_dir() / "displays.json"
+
+
+def table_choices_path() -> Path:
+    """What the table chose on the touchscreen (Settings on the home screen), kept across restarts."""
+    return data_dir() / "table-choices.json"
+
+
+def phone_codes_path() -> Path:
+    """Each unfinished game's seat codes for the phones, so that a restart does not make everyone scan again."""
+    return data_dir() / "phone-codes.json"

@@ -27,14 +27,12 @@ changed only there.
 
 from __future__ import annotations
 
-import contextlib
 import hmac
 import json
 import logging
 import os
 import random
 import secrets
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -43,6 +41,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
 
+from companion import app_files
 from companion.dispatch import Dispatcher, immediate
 from companion.game import Refusal, View
 from companion.small_display import DOWN, MENU_KEYS, UP, GameDisplay, Menu, Page, neutral, pages_for
@@ -171,25 +170,12 @@ class Pairings:
         return {identity: pairing.player for identity, pairing in self._pairings.items()}
 
     def _save(self) -> None:
-        # Write a new file and rename it over the old one: a pulled plug leaves one or the other.
-        # mkstemp makes it 0600: the keys are for this user's eyes only.
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        # Whole or not at all (a pulled plug leaves one or the other), 0600: the keys are for this user's eyes only.
         displays = {
             identity: {"player": p.player, **({"key": p.key.hex()} if p.key is not None else {})}
             for identity, p in self._pairings.items()
         }
-        data = json.dumps({"version": 2, "displays": displays}, indent=2, sort_keys=True)
-        fd, tmp = tempfile.mkstemp(prefix=".pairings-", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(data)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        app_files.replace_whole(self.path, json.dumps({"version": 2, "displays": displays}, indent=2, sort_keys=True))
 
 
 def _pairing(entry: object) -> Pairing:
@@ -441,8 +427,9 @@ class DisplayHub:
                 if now - display.hello_logged_at < HELLO_LOG_EVERY:
                     return
                 repeats, display.hellos_unlogged, display.hello_logged_at = display.hellos_unlogged, 0, now
-                log.info("display %s on %s said HELLO again (%d times since last noted)", hello.identity, link.port,
-                         repeats)
+                log.info(
+                    "display %s on %s said HELLO again (%d times since last noted)", hello.identity, link.port, repeats
+                )
                 return
         log.info("display %s (%dx%d) on %s", hello.identity, hello.cols, hello.rows, link.port)
         self._notify()
@@ -476,8 +463,9 @@ class DisplayHub:
                 log.info("display %s on %s proved it is %s's", identity, link.port, pairing.player)
             else:
                 display.claims = pairing.player
-                log.warning("display %s on %s claims to be %s's but could not prove it", identity, link.port,
-                            pairing.player)
+                log.warning(
+                    "display %s on %s claims to be %s's but could not prove it", identity, link.port, pairing.player
+                )
             self._refresh(display)
         self._notify()
 
@@ -485,8 +473,11 @@ class DisplayHub:
         """True if `display` proved it holds the key of its identity's pairing as it is now."""
         pairing = self.pairings.get(display.hello.identity)
         key = display.proven_key
-        return key is not None and pairing is not None and pairing.key is not None and hmac.compare_digest(
-            key, pairing.key
+        return (
+            key is not None
+            and pairing is not None
+            and pairing.key is not None
+            and hmac.compare_digest(key, pairing.key)
         )
 
     def _key(self, link: DisplayLink, key: str) -> None:

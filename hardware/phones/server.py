@@ -12,7 +12,8 @@ waits for their answer with a timeout.
 Security (the threat: curious players at the table, guests on the same Wi-Fi):
 - a token per seat per game, 128 bits from `secrets`, compared in constant
   time, never written to a log (access logging is off, our own lines name
-  players only);
+  players only); a game's tokens may be given back after a restart
+  (``hardware.phones.codes``), checked as strictly as fresh ones;
 - no token, or a stale or wrong one: a plain notice, nothing private;
 - one browser per seat: a second one is refused (and the shared screen told)
   until the player releases the seat; the same browser coming back (it sends
@@ -36,7 +37,7 @@ import ssl
 import threading
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -44,25 +45,29 @@ from typing import Any, TypeVar
 
 from aiohttp import WSMsgType, web
 
+from hardware.phones.codes import check_codes, new_token
+
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
-TOKEN_BYTES = 16  # 128 bits: unguessable, and short enough for a small QR code
 
 FAILURES_ALLOWED = 10  # wrong tokens from one address within WINDOW before it is blocked
 WINDOW = 60.0  # seconds
 BLOCK = 60.0  # seconds an address is refused everything under /seat/ once it has failed too often
 UI_TIMEOUT = 2.0  # seconds to wait for the UI thread to render a page or play a choice
 HEARTBEAT = 10.0  # seconds: a phone that went away silently is noticed within two of these
+ALIVE = 10.0  # seconds between the "alive" words a quiet page hears: it calls the table lost after 2.5 of them
 MAX_MESSAGE = 64 * 1024  # bytes: a choice is a few hundred
 
 # What a phone reads when it is refused or dropped; never anything about the game.
 SEAT_TAKEN = "This seat is open on another phone. Ask the table to release it on the touchscreen."
 STALE = "This code is not valid any more. Scan your code on the table's screen again."
 GAME_OVER = "This game is over. Scan your new code on the table's screen."
+ANOTHER_GAME = "The table went to another game. When yours is back on its screen, tap Try again."
 RELEASED = "This seat was released on the table's screen."
 OPENED_AGAIN = "This seat was opened again in this browser."
 CLOSING = "The table's companion is closing."
+TURNED_OFF = "Phones were turned off at the table."
 TOO_SLOW = "The table did not answer in time. Try again."
 UNREADABLE = "That message could not be read."
 
@@ -159,8 +164,8 @@ class PhoneServer:
 
     `render`, `act`, `on_news` and `on_status` (a seat's phone connected or
     went: ask `status()`) are called on the UI thread (through `call_soon`)
-    only; every public method may be called from any thread. `limit` and
-    `ui_timeout` are there for tests.
+    only; every public method may be called from any thread. `limit`,
+    `ui_timeout` and `alive` are there for tests.
     """
 
     def __init__(
@@ -176,6 +181,7 @@ class PhoneServer:
         on_status: Callable[[], None] = lambda: None,
         limit: AttemptLimit | None = None,
         ui_timeout: float = UI_TIMEOUT,
+        alive: float = ALIVE,
     ) -> None:
         self.host, self.port = host, port
         self._render, self._act, self._call_soon, self._on_news = render, act, call_soon, on_news
@@ -183,6 +189,7 @@ class PhoneServer:
         self._ssl = _ssl_context(tls) if tls is not None else None
         self._limit = limit or AttemptLimit()
         self._ui_timeout = ui_timeout
+        self._alive = alive
         self._lock = threading.RLock()
         self._seats: dict[str, str] = {}  # token -> player
         self._phones: dict[str, _Phone] = {}  # player -> the browser showing their page
@@ -218,15 +225,18 @@ class PhoneServer:
         log.info("phone server listening on %s://%s:%d", scheme, *self._address)
         return self
 
-    def close(self) -> None:
-        """Say goodbye to every phone (they retry by themselves), stop serving. Safe twice."""
+    def close(self, goodbye: str = CLOSING, *, retry: bool = True) -> None:
+        """Say `goodbye` to every phone (by default they retry by themselves), stop serving. Safe twice.
+
+        The phones turned off in Settings say `TURNED_OFF` with `retry` False: the pages stop trying.
+        """
         with self._lock:
             loop, thread = self._loop, self._thread
             self._loop = self._thread = None
         if loop is None or thread is None:
             return
         with contextlib.suppress(Exception):
-            asyncio.run_coroutine_threadsafe(self._shutdown(), loop).result(timeout=5)
+            asyncio.run_coroutine_threadsafe(self._shutdown(goodbye, retry), loop).result(timeout=5)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(5)
         log.info("phone server closed")
@@ -246,13 +256,32 @@ class PhoneServer:
 
     # -- the table (the UI thread, or any) ------------------------------------------------------
 
-    def new_game(self, players: Sequence[str]) -> None:
-        """Fresh tokens for every seat: the old ones stop working at once, and their phones are told."""
+    def new_game(
+        self, players: Sequence[str], tokens: Mapping[str, str] | None = None, *, old_codes_kept: bool = False
+    ) -> None:
+        """Fresh tokens for every seat, or `tokens` (player -> token: a game's own, kept over a restart, so
+        its phones' URLs stay valid). The old ones stop working at once, and their phones are told so: to
+        scan a new code, or with `old_codes_kept` (the old game waits unfinished, its codes kept for its
+        return) to tap Try again once their game is back.
+
+        Given tokens are checked as strictly as fresh ones are made: a ValueError, and nothing changes, if one
+        is under 128 bits or not URL-safe, two seats share one, or they do not name exactly `players`.
+        """
+        if tokens is None:
+            tokens = {player: new_token() for player in players}
+        else:
+            check_codes(players, tokens)
+        farewell = ANOTHER_GAME if old_codes_kept else GAME_OVER
         with self._lock:
-            self._seats = {secrets.token_urlsafe(TOKEN_BYTES): player for player in players}
+            self._seats = {tokens[player]: player for player in players}
             dropped, self._phones = list(self._phones.values()), {}
         for phone in dropped:
-            self._later(self._drop(phone, GAME_OVER, retry=False))
+            self._later(self._drop(phone, farewell, retry=False))
+
+    def tokens(self) -> dict[str, str]:
+        """Player -> token of this game's seats, to keep them over a restart (never for a log line)."""
+        with self._lock:
+            return {player: token for token, player in self._seats.items()}
 
     def url_for(self, player: str) -> str | None:
         """The seat's URL with its token (for its QR code only), or None if `player` has no seat."""
@@ -330,10 +359,10 @@ class PhoneServer:
         host, bound = runner.addresses[0][:2]
         return str(host), int(bound)
 
-    async def _shutdown(self) -> None:
+    async def _shutdown(self, goodbye: str, retry: bool) -> None:
         with self._lock:
             phones, self._phones = list(self._phones.values()), {}
-        await asyncio.gather(*(self._drop(phone, CLOSING, retry=True) for phone in phones), return_exceptions=True)
+        await asyncio.gather(*(self._drop(phone, goodbye, retry=retry) for phone in phones), return_exceptions=True)
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -473,9 +502,22 @@ class PhoneServer:
         return ws
 
     async def _send_pages(self, phone: _Phone) -> None:
-        """Send `phone` its page whenever it may have changed; a burst of changes is one render."""
+        """Send `phone` its page whenever it may have changed; a burst of changes is one render.
+
+        A quiet while is broken by ``{"type": "alive"}`` every `alive` seconds: a pulled plug sends the
+        phone no goodbye and its connection may look open for minutes, so the page itself counts the
+        silence (it cannot see the WebSocket's own pings) and says the connection is lost.
+        """
+        alive = json.dumps({"type": "alive", "every": self._alive})
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await phone.ws.send_str(alive)  # first: the page learns how long a silence may be
         while not phone.ws.closed:
-            await phone.dirty.wait()
+            try:
+                await asyncio.wait_for(phone.dirty.wait(), self._alive)
+            except TimeoutError:
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    await phone.ws.send_str(alive)
+                continue
             phone.dirty.clear()
             try:
                 page = await self._on_ui(lambda: self._render(phone.player))

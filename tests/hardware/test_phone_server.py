@@ -31,7 +31,17 @@ from typing import Any
 import aiohttp
 import pytest
 
-from hardware.phones.server import BLOCKED, GAME_OVER, RELEASED, SEAT_TAKEN, STALE, AttemptLimit, PhoneServer
+from hardware.phones.server import (
+    ANOTHER_GAME,
+    BLOCKED,
+    GAME_OVER,
+    RELEASED,
+    SEAT_TAKEN,
+    STALE,
+    TURNED_OFF,
+    AttemptLimit,
+    PhoneServer,
+)
 
 HEADERS = {
     "Cache-Control": "no-store",
@@ -118,10 +128,10 @@ def table() -> Iterator[Table]:
     assert made.off_ui_thread == [], "render and act run on the UI thread only"
 
 
-def make_server(table: Table, **kwargs: Any) -> PhoneServer:
+def make_server(table: Table, port: int = 0, **kwargs: Any) -> PhoneServer:
     server = PhoneServer(
         host="127.0.0.1",
-        port=0,
+        port=port,
         render=table.render,
         act=table.act,
         call_soon=table.ui,
@@ -531,6 +541,51 @@ def test_tokens_are_128_bits_from_secrets_and_fresh_every_game(server: PhoneServ
     assert server.url_for("Cy") is None
 
 
+def test_a_games_kept_tokens_are_given_back_and_checked_like_fresh_ones(table: Table) -> None:
+    """Issue 15: "a reconnect after the server restarts": a new server given the game's kept tokens opens the
+    very same URLs; a token under 128 bits, or one shared by two seats, is refused ("at least 128 bits")."""
+    with make_server(table) as first:
+        kept = first.tokens()
+        assert set(kept) == {"Ann", "Bo"} and kept["Ann"] == token_of(first, "Ann")
+        seat, port = url(first, "Ann"), first.address[1]
+    with make_server(table, port=port) as second:
+        assert token_of(second, "Ann") != kept["Ann"], "fresh codes unless the game's own are given"
+        second.new_game(["Ann", "Bo"], tokens=kept)
+        assert url(second, "Ann") == seat and second.tokens() == kept
+
+        async def reconnect() -> None:
+            async with aiohttp.ClientSession() as client, client.ws_connect(live(seat, "a")) as ann:
+                assert (await receive(ann))["page"] == page_of("Ann", "Light")
+
+        asyncio.run(reconnect())
+        for weak in (
+            {"Ann": "0123456789abcdefghij", "Bo": kept["Bo"]},  # 120 bits
+            {"Ann": kept["Ann"], "Bo": kept["Ann"]},  # Ann's page behind Bo's code
+            {"Ann": kept["Ann"] + "/../x", "Bo": kept["Bo"]},
+            {"Ann": kept["Ann"]},
+        ):
+            with pytest.raises(ValueError):
+                second.new_game(["Ann", "Bo"], tokens=weak)
+            assert second.tokens() == kept, "a refused set of tokens changes nothing"
+
+
+def test_a_game_left_waiting_with_its_codes_kept_tells_its_phones_to_come_back(server: PhoneServer) -> None:
+    """Another game on the table while this one waits unfinished, its codes kept: its phones are not told to
+    scan a new code (theirs will work again), but to tap Try again once it is back."""
+    kept = server.tokens()
+
+    async def scenario() -> None:
+        async with aiohttp.ClientSession() as client, client.ws_connect(live(url(server, "Ann"), "a")) as ann:
+            await receive(ann)
+            server.new_game(["Ann", "Bo"], old_codes_kept=True)
+            assert (await closed_with(ann))["sentence"] == ANOTHER_GAME
+        server.new_game(["Ann", "Bo"], tokens=kept)  # the game is back
+        async with aiohttp.ClientSession() as client, client.ws_connect(live(url(server, "Ann"), "a")) as ann:
+            assert (await receive(ann))["page"] == page_of("Ann", "Light")
+
+    asyncio.run(scenario())
+
+
 def test_it_binds_only_to_the_configured_host(table: Table) -> None:
     """Issue 15: "The server binds only to the configured interface"."""
     with make_server(table) as server:
@@ -698,3 +753,26 @@ def test_a_websocket_opened_by_another_sites_page_is_refused(server: PhoneServer
                 assert (await receive(ann))["page"] == page_of("Ann", "Light")
 
     asyncio.run(scenario())
+
+
+def test_a_quiet_page_hears_alive_and_turning_the_phones_off_tells_it_to_stop(table: Table) -> None:
+    """Issue 15: the page "says clearly when it has lost the connection": a pulled plug sends no goodbye, so
+    the table says "alive" at a pace the page is told first, and the page counts the silence itself. Turned
+    off in Settings, the phones are told so and stop trying."""
+    server = make_server(table, alive=0.2).start()
+    try:
+        seat = url(server, "Ann")
+
+        async def scenario() -> None:
+            async with aiohttp.ClientSession() as client, client.ws_connect(live(seat, "a")) as ann:
+                first = json.loads((await ann.receive(timeout=WAIT)).data)
+                assert first == {"type": "alive", "every": 0.2}, "the pace comes first"
+                await receive(ann)  # the page
+                assert await receive(ann, "alive") == {"type": "alive", "every": 0.2}, "while nothing changes"
+                assert await receive(ann, "alive"), "again and again"
+                await asyncio.get_running_loop().run_in_executor(None, lambda: server.close(TURNED_OFF, retry=False))
+                assert await closed_with(ann) == {"type": "bye", "sentence": TURNED_OFF, "retry": False}
+
+        asyncio.run(scenario())
+    finally:
+        server.close()

@@ -63,6 +63,13 @@ def page_text(driver: Any) -> str:
     return str(driver.execute_script("return document.body ? document.body.innerText : ''"))
 
 
+def connection_line(driver: Any) -> str:
+    """The page's own line about its connection ("Connected", "Connection lost: trying again…")."""
+    return str(
+        driver.execute_script("const line = document.getElementById('connection'); return line ? line.textContent : ''")
+    )
+
+
 def printed(driver: Any) -> list[str]:
     """Each row and button of the page, exactly as printed (rendering folds the two spaces between a
     label and its identity)."""

@@ -2,68 +2,44 @@
 
 Issue 15: each phone shows "that player's private view and nothing else"; "A
 second browser opening a seat's page is refused while the first is
-connected"; a new game makes fresh codes, "and the old ones stop working".
-The real `PhoneServer` on 127.0.0.1, the real `Session` on a stand-in UI
-thread, Debian's Chromium at 390×844 clicking the page's own buttons.
+connected"; a new game makes fresh codes, "and the old ones stop working";
+and "a reconnect after the server restarts". The real `PhoneServer` on
+127.0.0.1, the real `Session` on a stand-in UI thread (or the whole phone side
+of the app in a process of its own, killed as a pulled plug would), Debian's
+Chromium at 390×844 clicking the page's own buttons.
 """
 
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
-from companion.game import Options
 from companion.games.quin.state import QuinState
 from companion.session import Session
 from companion.store import Store
-from hardware.phones.server import GAME_OVER, NO_TOKEN, SEAT_TAKEN, PhoneServer
-from tests.support.browser import WAIT, BrowserMissing, UiThread, frames_received, page_text, phone, printed, printed_in
-from ui.phones import PhoneTable
+from hardware.phones.server import ALIVE, CLOSING, GAME_OVER, NO_TOKEN, SEAT_TAKEN
+from tests.support.browser import (
+    WAIT,
+    BrowserMissing,
+    connection_line,
+    frames_received,
+    page_text,
+    phone,
+    printed,
+    printed_in,
+)
+from tests.support.phone_app import ANN, BO, PhoneApp
 
-ANN, BO = "Ann", "Bo"
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
-
-
-class Table:
-    """The session, its phone server, the UI thread they share."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.ui = UiThread()
-        self.link = PhoneTable()
-        self.link.server = PhoneServer(
-            host="127.0.0.1", port=0, render=self.link.render, act=self.link.act, call_soon=self.ui, ui_timeout=10.0
-        ).start()
-        self.session: Session = self.ui.run(self._new_session)
-
-    def _new_session(self) -> Session:
-        session = Session.start(self.store, "quin", Options.for_names(ANN, BO), clock=lambda: 0.0)
-        self.link.attach(session)
-        return session
-
-    def new_game(self) -> None:
-        self.session = self.ui.run(self._new_session)
-
-    def act(self, action: dict[str, Any]) -> None:
-        """An action on the touchscreen: played on the UI thread, the phones follow by themselves."""
-        self.ui.run(lambda: self.session.act(action))
-
-    def state(self) -> QuinState:
-        state: QuinState = self.ui.run(lambda: self.session.state)
-        return state
-
-    def url(self, player: str) -> str:
-        url = self.link.server.url_for(player)
-        assert url is not None
-        return str(url)
-
-    def close(self) -> None:
-        self.ui.run(self.link.close)
-        self.ui.stop()
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "build" / "screenshots"
+LOST = "Connection lost: trying again…"
 
 
 @pytest.fixture(scope="module")
@@ -89,9 +65,9 @@ def screenshot(driver: Any, name: str) -> None:
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
+def table(tmp_path: Path) -> Iterator[PhoneApp]:
     with Store.open(tmp_path / "phones.db") as store:
-        table = Table(store)
+        table = PhoneApp(store)
         try:
             yield table
         finally:
@@ -124,7 +100,11 @@ def shown_now(driver: Any, state: QuinState, player: str) -> list[str]:
     return printed(driver)
 
 
-def assert_private(drivers: dict[str, Any], table: Table, frames: dict[str, list[str]]) -> None:
+class Shows(Protocol):
+    def state(self) -> QuinState: ...
+
+
+def assert_private(drivers: dict[str, Any], table: Shows, frames: dict[str, list[str]]) -> None:
     """Each page shows its player's own identities and none the rival still hides, on screen or on the wire."""
     state = table.state()
     for player, rival in ((ANN, BO), (BO, ANN)):
@@ -176,7 +156,7 @@ def light_of(state: QuinState, player: str) -> str:
 
 
 def test_two_phones_play_a_short_game_and_neither_ever_shows_the_rivals_secrets(
-    phones: dict[str, Any], table: Table
+    phones: dict[str, Any], table: PhoneApp
 ) -> None:
     """Issue 15: a phone shows "that player's private view and nothing else"; the setup is tapped on the
     phone, play goes on on the touchscreen, and neither page nor its WebSocket frames carry a hidden rival
@@ -215,7 +195,7 @@ def test_two_phones_play_a_short_game_and_neither_ever_shows_the_rivals_secrets(
 
 
 def test_a_stale_code_shows_the_notice_and_a_second_browser_on_a_seat_is_refused(
-    phones: dict[str, Any], table: Table
+    phones: dict[str, Any], table: PhoneApp
 ) -> None:
     """Issue 15: "A second browser opening a seat's page is refused while the first is connected"; a new
     game gives fresh codes "and the old ones stop working"."""
@@ -233,3 +213,130 @@ def test_a_stale_code_shows_the_notice_and_a_second_browser_on_a_seat_is_refused
     bo.get(old)
     wait_for(bo, lambda d: NO_TOKEN in page_text(d), "the stale code shows the notice")
     assert "Quin" not in page_text(bo) and "Clone" not in page_text(bo)
+
+
+class Saved:
+    """The game as the store holds it, read from outside the app (running in a process of its own)."""
+
+    def __init__(self, path: Path, game_id: int) -> None:
+        self.path, self.game_id = path, game_id
+
+    def state(self) -> QuinState:
+        with Store.read(self.path) as store:
+            state: QuinState = Session.load(store, self.game_id).state
+        return state
+
+
+def start_app_elsewhere(db: Path, codes: Path, alive: float = ALIVE) -> tuple[subprocess.Popen[str], int, int]:
+    """The phone side of the app in a process of its own; its port and its game."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tests.support.phone_app", str(db), str(codes), str(alive)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    line = child.stdout.readline() if child.stdout else ""
+    if not line:
+        child.kill()
+        pytest.fail(f"the app did not start (exit code {child.wait()})")
+    started = json.loads(line)
+    return child, int(started["port"]), int(started["game"])
+
+
+def test_a_phone_reconnects_by_itself_after_the_app_restarts(phones: dict[str, Any], tmp_path: Path) -> None:
+    """Issue 15: the tests cover "a reconnect after the server restarts", and the page "says clearly when it has
+    lost the connection". Our promise: nothing lost when someone kicks the power cable.
+
+    The app's phone side runs in a process of its own and is killed (SIGKILL: no goodbye, as a crash or a pulled
+    plug); both pages say the connection is lost. The app starts again on the same games file and the same seat
+    codes file, resumes the game and listens on the same port: each page shows its own player's view again by
+    itself (no new scan, no reload), Ann's setup made before the restart still there, and Bo finishes his on the
+    page that reconnected. Nothing of the rival's shows at any step, on screen or on the wire.
+    """
+    db, codes = tmp_path / "phones.db", tmp_path / "phone-codes.json"
+    frames: dict[str, list[str]] = {ANN: [], BO: []}
+    child, port, game = start_app_elsewhere(db, codes)
+    try:
+        tokens = json.loads(codes.read_text())["games"][str(game)]
+        urls = {player: f"http://127.0.0.1:{port}/seat/{tokens[player]}" for player in (ANN, BO)}
+        for player, driver in phones.items():
+            frames_received(driver)  # drain what an earlier page left
+            driver.get(urls[player])
+            wait_for(driver, lambda d: "Private setup" in page_text(d), f"{player}'s page arrives")
+        set_up_by_taps(phones[ANN], 0)
+        saved = Saved(db, game)
+        assert_private(phones, saved, frames)
+    finally:
+        child.kill()  # the power cable
+        child.wait()
+        if child.stdout is not None:
+            child.stdout.close()
+    for player, driver in phones.items():
+        wait_for(driver, lambda d: connection_line(d) == LOST, f"{player}'s page says it lost the connection")
+    assert_private(phones, saved, frames)  # what the page still shows is its own
+    screenshot(phones[ANN], "phone-reconnecting.png")
+
+    with Store.open(db) as store:
+        app = PhoneApp(store, codes=codes, port=port, resume=True)
+        try:
+            assert app.session.game_id == game and app.url(ANN) == urls[ANN] and app.url(BO) == urls[BO]
+            for player, driver in phones.items():
+                wait_for(driver, lambda d: connection_line(d) == "Connected", f"{player}'s page reconnects")
+                assert driver.current_url == urls[player], "the same page: no new scan, no reload"
+            assert_private(phones, app, frames)
+            assert "Finish setup" not in page_text(phones[ANN]), "Ann's setup from before the restart is kept"
+            set_up_by_taps(phones[BO], -1)  # the page that reconnected plays as before
+            wait_for(phones[ANN], lambda d: "Your turn" in page_text(d) or f"{BO} to play" in page_text(d), "play")
+            assert_private(phones, app, frames)
+            assert json.loads(codes.read_text())["games"] == {str(game): tokens}, "the same codes, kept"
+        finally:
+            app.close()
+
+
+def test_a_page_comes_back_when_the_same_server_closes_and_starts_again(
+    phones: dict[str, Any], table: PhoneApp
+) -> None:
+    """Issue 15: "a reconnect after the server restarts": the server stopped and started again in the same app
+    (its port kept) says goodbye to each page, which says so and comes back by itself."""
+    frames: dict[str, list[str]] = {ANN: [], BO: []}
+    urls = {player: table.url(player) for player in (ANN, BO)}
+    for player, driver in phones.items():
+        frames_received(driver)
+        driver.get(urls[player])
+        wait_for(driver, lambda d: "Private setup" in page_text(d), f"{player}'s page arrives")
+    server = table.link.server
+    server.close()
+    for player, driver in phones.items():
+        wait_for(driver, lambda d: "trying again" in connection_line(d).lower(), f"{player}'s page waits")
+        assert connection_line(driver).startswith(CLOSING)
+    server.start()
+    for player, driver in phones.items():
+        wait_for(driver, lambda d: connection_line(d) == "Connected", f"{player}'s page reconnects")
+        assert driver.current_url == urls[player]
+    assert_private(phones, table, frames)
+
+
+def test_a_table_that_falls_silent_is_called_lost_by_the_page_itself(phones: dict[str, Any], tmp_path: Path) -> None:
+    """Issue 15: the page "says clearly when it has lost the connection". A pulled plug takes the Pi's kernel
+    with it: no goodbye, no closed socket, and the phone's connection looks open for minutes. Here the app's
+    process is frozen (SIGSTOP: its sockets stay open, nothing more is sent), and the page, hearing no "alive"
+    for 2.5 of its beats, says the connection is lost; thawed, it takes its own seat back by itself."""
+    db, codes = tmp_path / "phones.db", tmp_path / "phone-codes.json"
+    child, port, game = start_app_elsewhere(db, codes, alive=0.4)
+    ann = phones[ANN]
+    try:
+        token = json.loads(codes.read_text())["games"][str(game)][ANN]
+        ann.get(f"http://127.0.0.1:{port}/seat/{token}")
+        wait_for(ann, lambda d: "Private setup" in page_text(d) and connection_line(d) == "Connected", "it arrives")
+        child.send_signal(signal.SIGSTOP)
+        try:
+            wait_for(ann, lambda d: connection_line(d) == LOST, "the silence is called a lost connection")
+        finally:
+            child.send_signal(signal.SIGCONT)
+        wait_for(ann, lambda d: connection_line(d) == "Connected", "back by itself once the table speaks again")
+        assert "Private setup" in page_text(ann)
+    finally:
+        child.kill()
+        child.wait()
+        if child.stdout is not None:
+            child.stdout.close()

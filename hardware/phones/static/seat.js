@@ -9,6 +9,10 @@
   let retryDelay = 500; // ms, doubled after each failed try, at most 8 s
   let stopped = false;
   let timer = null;
+  // A pulled plug sends no goodbye, and the connection can look open for minutes: the table says "alive"
+  // every few seconds, and a page that hears nothing for 2.5 of those calls the connection lost itself.
+  let silence = 25000; // ms, until the table says how often it speaks
+  let heard = 0;
 
   // A random id this tab keeps for itself: coming back after a lost connection, it takes its own seat
   // back instead of being taken for a second phone. It is not the token and opens nothing by itself.
@@ -105,39 +109,53 @@
     const ws = new WebSocket(url);
     socket = ws;
     ws.onopen = () => {
+      heard = Date.now();
       retryDelay = 500;
       $("refused").hidden = true; // an old refusal is about a page that is gone
       connection("Connected", "ok");
     };
     ws.onmessage = (event) => {
+      heard = Date.now();
       let message;
       try {
         message = JSON.parse(event.data);
       } catch (error) {
         return;
       }
-      if (message.type === "page") draw(message.page);
+      if (message.type === "alive") silence = Math.max(2000, Number(message.every) * 2500 || silence);
+      else if (message.type === "page") draw(message.page);
       else if (message.type === "refused") refused(message.sentence);
       else if (message.type === "bye") {
         if (message.retry) connection(message.sentence + " Trying again…", "lost");
         else stop(message.sentence);
       }
     };
-    ws.onclose = () => {
-      if (socket !== ws) return;
-      socket = null;
-      if (stopped) return;
-      if (!$("connection").classList.contains("lost") || $("connection").textContent.indexOf("Trying") < 0) {
-        connection("Connection lost: trying again…", "lost");
-      }
-      timer = setTimeout(connect, retryDelay);
-      retryDelay = Math.min(retryDelay * 2, 8000);
-    };
+    ws.onclose = () => lost(ws);
+  }
+
+  function lost(ws) {
+    if (socket !== ws) return;
+    socket = null;
+    if (stopped) return;
+    if (!$("connection").classList.contains("lost") || $("connection").textContent.indexOf("Trying") < 0) {
+      connection("Connection lost: trying again…", "lost");
+    }
+    timer = setTimeout(connect, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 8000);
+  }
+
+  function listen() {
+    const ws = socket;
+    if (ws && ws.readyState === WebSocket.OPEN && Date.now() - heard > silence) {
+      lost(ws); // at once: closing a connection nobody answers can itself take minutes
+      ws.close();
+    }
   }
 
   document.addEventListener("DOMContentLoaded", () => {
     $("again").addEventListener("click", () => location.reload());
     connect();
+    setInterval(listen, 1000);
   });
   // A phone waking up reconnects at once rather than after its back-off.
   document.addEventListener("visibilitychange", () => {

@@ -43,6 +43,8 @@ const context = {
   WebSocket: FakeSocket,
   setTimeout: (fn, ms) => { timers.push({ fn, ms }); return timers.length; },
   clearTimeout: () => {},
+  setInterval: () => 0,
+  Date, Number,
   JSON, Array, Uint8Array, String, Math, Object,
 };
 vm.createContext(context);
