@@ -35,11 +35,13 @@ ports = ["/dev/serial/by-id/usb-*"]
 baud = 115200
 
 [phones]
-# Phones as private screens: each player scans a code on the touchscreen. Off unless enabled.
+# Phones as private screens: each player scans a code on the touchscreen. Off unless enabled here
+# or in Settings on the home screen (whose choice then wins over enabled and interface).
 enabled = false
 interface = "127.0.0.1"   # where to listen; "0.0.0.0" is every interface (the table's Wi-Fi too)
 port = 8470
-# tls_certificate = "/home/pi/companion.crt"   # both or neither: the owner's certificate and key (https)
+# tls = true                                   # https, with your own certificate and key:
+# tls_certificate = "/home/pi/companion.crt"
 # tls_key = "/home/pi/companion.key"
 
 [games.quin]
@@ -224,7 +226,7 @@ def _race(value: Any, problems: list[str]) -> RaceConfig:
 
 
 def _displays(value: Any, problems: list[str]) -> DisplaysConfig:
-    table = _table(value, "displays", 'baud = 115200')
+    table = _table(value, "displays", "baud = 115200")
     _unknown(table, "displays", ("ports", "baud"), problems)
     ports = table.get("ports", list(DisplaysConfig.ports))
     if not isinstance(ports, list) or not all(isinstance(p, str) and p for p in ports):
@@ -238,7 +240,7 @@ def _displays(value: Any, problems: list[str]) -> DisplaysConfig:
 def _phones(value: Any, problems: list[str]) -> PhonesConfig:
     """`[phones]`; a bad value raises `ConfigError` naming its key (and the phones stay off)."""
     table = _table(value, "phones", "enabled = true")
-    _unknown(table, "phones", ("enabled", "interface", "port", "tls_certificate", "tls_key"), problems)
+    _unknown(table, "phones", ("enabled", "interface", "port", "tls", "tls_certificate", "tls_key"), problems)
     default = PhonesConfig()
     enabled = table.get("enabled", default.enabled)
     if not isinstance(enabled, bool):
@@ -256,8 +258,17 @@ def _phones(value: Any, problems: list[str]) -> PhonesConfig:
     if (files[0] is None) != (files[1] is None):
         given, missing = ("tls_certificate", "tls_key") if files[0] is not None else ("tls_key", "tls_certificate")
         raise ConfigError(f"phones.{given} is set but phones.{missing} is not: give both files or neither")
+    # `tls = true` asks for https; both files alone ask for it too (the first slice had no `tls` key).
+    wants_tls = table.get("tls", files[0] is not None)
+    if not isinstance(wants_tls, bool):
+        raise ConfigError(f"phones.tls is {_shown(wants_tls)} but must be true or false")
+    if wants_tls and files[0] is None:
+        # Never serve the private pages in the clear when the owner asked for https.
+        raise ConfigError(
+            "phones.tls is true but needs your certificate and key: set phones.tls_certificate and phones.tls_key"
+        )
     tls = None
-    if files[0] is not None:
+    if wants_tls:
         found = []
         for key, file in zip(("tls_certificate", "tls_key"), files, strict=True):
             if not isinstance(file, str) or not file:

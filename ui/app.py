@@ -19,6 +19,7 @@ from companion.game import Options, Player, Refusal
 from companion.session import Session
 from ui import systemd_notify
 from ui.kv import THEME_KV, load_kv
+from ui.phone_switch import switch_of
 from ui.screens import screen_class
 from ui.screens.base import GameScreen
 from ui.screens.home import HomeScreen
@@ -90,9 +91,10 @@ class CompanionApp(App):
     def on_stop(self) -> None:
         if self.session is not None:
             self.session.pause_clock()
-        for device in (self.table.displays, self.table.race, self.table.phones):
+        for device in (self.table.displays, self.table.race):
             if device is not None:
                 device.close()
+        switch_of(self.table).stop()
         systemd_notify.notify("STOPPING=1")
 
     def reset(self, table: Table) -> None:
@@ -183,9 +185,12 @@ class CompanionApp(App):
         self.home.refresh()
 
     def _phones_follow(self, session: Session) -> None:
-        """Phones show the game in play, if it has private views (a game without them has nothing to send)."""
-        if self.table.phones is not None and session.game.display is not None:
-            self.table.phones.attach(session)
+        switch_of(self.table).follow(session)
+
+    def choose_phones(self, listen: str | None) -> None:
+        """Settings: phones off (None) or on at `listen` (a network's name or an address); a problem is a notice."""
+        notices = switch_of(self.table).choose(listen, self.session)
+        self.home.notice = " ".join(notices)
 
     def _drop_game_screen(self) -> None:
         for screen in list(self.screens.screens):

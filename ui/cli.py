@@ -18,6 +18,7 @@ from typing import Any, TextIO
 
 from companion import config as config_file
 from companion import paths
+from companion.choices import TableChoices
 from companion.dice import RandomDice
 from companion.game import Options, Player, Refusal, RuleError, SetupError
 from companion.games import names
@@ -327,7 +328,13 @@ def show_config(args: argparse.Namespace) -> int:
             print(problem)
         if not problems:
             print(f"{path}: fine." if path.exists() else f"{path} does not exist: the defaults are used.")
-        return 1 if problems else 0
+        choices = TableChoices.load(paths.table_choices_path())
+        if choices.problem:
+            print(choices.problem)
+        elif choices.phones is not None:
+            turned = f"turned on for {choices.phones.listen}" if choices.phones.on else "turned off"
+            print(f"Phones are {turned} in Settings on the home screen: that wins over [phones] enabled and interface.")
+        return 1 if problems or choices.problem else 0
     print(path)
     return 0
 
@@ -452,7 +459,10 @@ def build_table(*, db: Path | None = None, seed: int | None = None, simulated: b
     store, store_notices = open_store(db or paths.database_path())  # never raises: a refused file is a notice
     notices.extend(store_notices)
     dice = RandomDice.seeded(seed) if seed is not None else RandomDice()
-    return Table(store=store, config=config, dice=dice, notices=notices)
+    choices = TableChoices.load(paths.table_choices_path())  # what Settings chose (phones), kept across restarts
+    if choices.problem:
+        notices.append(choices.problem)
+    return Table(store=store, config=config, dice=dice, notices=notices, choices=choices)
 
 
 def start_hardware(table: Any) -> list[str]:
@@ -483,46 +493,10 @@ def start_hardware(table: Any) -> list[str]:
         baudrate=table.config.displays.baud,
         scan_interval=1.0,  # a display plugged in is found within a second; the idle appliance looks less often
     ).start()
-    if table.config.phones.enabled:
-        notices.extend(start_phones(table))
+    from ui.phone_switch import start_phones
+
+    notices.extend(start_phones(table))  # if Settings or the config file turned them on
     return notices
-
-
-def start_phones(table: Any) -> list[str]:
-    """`[phones] enabled`: serve each seat's private page (``hardware.phones``); a notice if it cannot start.
-
-    The pages come from the session the phones panel attaches (`ui.phones.PhoneTable`), rendered and
-    played on the UI thread through the table's dispatcher.
-    """
-    from hardware.phones.server import PhoneServer
-    from ui.phones import PhoneTable
-
-    wanted = table.config.phones
-    link = PhoneTable()
-    try:
-        link.server = PhoneServer(
-            host=wanted.interface,
-            port=wanted.port,
-            render=link.render,
-            act=link.act,
-            call_soon=table.dispatch,
-            tls=wanted.tls,
-            on_news=_tell_the_table,
-        ).start()
-    except Exception as error:  # a port in use, an address this machine does not have, a bad certificate
-        return [f"Phones could not start on {wanted.interface}:{wanted.port} ({error})."]
-    table.phones = link
-    return []
-
-
-def _tell_the_table(sentence: str) -> None:
-    """News from the phones ("A second phone tried Ann's page") on the shared screen, if a game screen shows."""
-    from kivy.app import App
-
-    app = App.get_running_app()
-    screen = getattr(getattr(app, "screens", None), "current_screen", None)
-    if hasattr(screen, "say"):
-        screen.say(sentence, error=True)
 
 
 def _size(text: str) -> tuple[int, int]:

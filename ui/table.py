@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.choices import TableChoices
 from companion.config import Config
 from companion.dice import Dice, RandomDice
 from companion.dispatch import Dispatcher, immediate
@@ -31,7 +32,15 @@ class Table:
     simulated: bool = True
     race: Any = None  # hardware race buttons, once wired
     displays: Any = None  # the player-display hub, once wired
-    phones: Any = None  # the phones' side of the table (`ui.phones.PhoneTable`), when [phones] is enabled
+    phones: Any = None  # the phones' side of the table (`ui.phones.PhoneTable`) while the phones are on
+    choices: TableChoices | None = None  # what Settings chose, kept across restarts (None: the config's alone)
+    phone_switch: Any = None  # turns the phones on and off (`ui.phone_switch.PhoneSwitch`), made on first use
+
+    @property
+    def phones_wanted(self) -> bool:
+        """Phones are turned on: in Settings, or else in the config file (they may still be starting)."""
+        chosen = self.choices.phones if self.choices is not None else None
+        return chosen.on if chosen is not None else self.config.phones.enabled
 
 
 def open_store(path: Path) -> tuple[Store, list[str]]:

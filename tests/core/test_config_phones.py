@@ -55,6 +55,8 @@ def test_turned_on_with_an_interface_a_port_and_the_owners_certificate(tmp_path:
             "phones.tls_certificate",
         ),
         ("phones = true", "phones"),
+        ("[phones]\nenabled = true\ntls = 'on'", "phones.tls"),
+        ("[phones]\nenabled = true\ntls = true", "phones.tls"),
     ],
 )
 def test_a_bad_value_is_one_sentence_naming_the_key_and_phones_stay_off(tmp_path: Path, text: str, key: str) -> None:
@@ -71,3 +73,20 @@ def test_a_misspelt_key_is_named_and_the_rest_is_kept(tmp_path: Path) -> None:
     parsed, problems = load(tmp_path, "[phones]\nenabled = true\nprot = 9000\n")
     assert len(problems) == 1 and "phones.prot" in problems[0]
     assert parsed.phones == PhonesConfig(enabled=True)
+
+
+def test_tls_true_asks_for_https_with_the_owners_files_and_tls_false_keeps_them_unused(tmp_path: Path) -> None:
+    """Issue 15: "Offer `[phones] tls = true` with a certificate the owner provides"; without the files it is
+    one sentence and the phones stay off (never the private pages in the clear when https was asked for)."""
+    (tmp_path / "c.pem").write_text("cert")
+    (tmp_path / "k.pem").write_text("key")
+    files = f'tls_certificate = "{tmp_path / "c.pem"}"\ntls_key = "{tmp_path / "k.pem"}"\n'
+    parsed, problems = load(tmp_path, f"[phones]\nenabled = true\ntls = true\n{files}")
+    assert problems == [] and parsed.phones.tls == (tmp_path / "c.pem", tmp_path / "k.pem")
+    parsed, problems = load(tmp_path, f"[phones]\nenabled = true\ntls = false\n{files}")
+    assert problems == [] and parsed.phones == PhonesConfig(enabled=True), "the owner turned https off"
+    parsed, problems = load(tmp_path, "[phones]\nenabled = true\ntls = true\n")
+    assert problems == [
+        "Config file: phones.tls is true but needs your certificate and key: set "
+        "phones.tls_certificate and phones.tls_key; phones stay off."
+    ]

@@ -108,3 +108,19 @@ def test_the_app_starts_whatever_its_games_file_is(tmp_path, monkeypatch):
         assert folder.is_dir() and not any(folder.iterdir())
     finally:
         table.store.close()
+
+
+def test_config_check_says_when_settings_turned_the_phones_on_over_the_config_file(tmp_path):
+    """Issue 15: phones turned on "in the config ... or in the home screen's settings": the check names the
+    one that wins, so a maintainer reading `enabled = false` is not misled."""
+    from companion.choices import PhonesChoice, TableChoices
+
+    TableChoices.load(tmp_path / "data" / "table-choices.json").choose_phones(PhonesChoice(True, "wlan0"))
+    check = companion("config", "--check", home=tmp_path)
+    assert check.returncode == 0
+    assert check.stdout.splitlines()[-1] == (
+        "Phones are turned on for wlan0 in Settings on the home screen: that wins over [phones] enabled and interface."
+    )
+    (tmp_path / "data" / "table-choices.json").write_text("{}")
+    check = companion("config", "--check", home=tmp_path)
+    assert check.returncode == 1 and "is not the companion's table-choices file" in check.stdout

@@ -40,6 +40,8 @@ class Shell(Protocol):
 
     def discard(self, game_id: int) -> None: ...
 
+    def choose_phones(self, listen: str | None) -> None: ...
+
 
 class PlayerRow(BoxLayout):
     """One seat: a name and a colour (tap the swatch to change it)."""
@@ -223,6 +225,13 @@ class HomeScreen(Screen):
     def show_past_games(self) -> PastGamesPopup:
         popup = PastGamesPopup(home=self)
         popup.go(1)
+        popup.open()
+        return popup
+
+    def show_settings(self) -> Any:
+        from ui.widgets.settings import SettingsPopup  # loaded on the tap: not needed to start
+
+        popup = SettingsPopup(app=self.app)
         popup.open()
         return popup
 
