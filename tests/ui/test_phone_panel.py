@@ -4,6 +4,8 @@ Issue 15: "the touchscreen shows one QR code per seat that has no paired
 display, each on its own tap ("Ann: show my code"), so the neighbours do not
 photograph it"; "A second browser opening a seat's page is refused while the
 first is connected, unless the player releases the seat on the touchscreen."
+"A phone and a serial display can serve the same seat. The player chooses on
+the touchscreen."
 """
 
 from __future__ import annotations
@@ -19,10 +21,10 @@ import segno
 
 from companion.config import PhonesConfig
 from hardware.phones.server import PhoneServer
-from ui.cli import start_phones
 from ui.dispatch import clock_dispatcher
+from ui.phone_switch import start_phones
 from ui.phones import PhoneTable
-from ui.presenters.phones import QUIET_ZONE, present, qr_matrix
+from ui.presenters.phones import QUIET_ZONE, qr_matrix
 
 
 @pytest.fixture
@@ -120,14 +122,91 @@ def _has_text(root: Any, text: str) -> bool:
     return any(getattr(w, "text", None) == text for w in root.walk(restrict=True))
 
 
-def test_a_seat_with_a_paired_display_gets_no_code(ui: Any, phones: PhoneTable) -> None:
-    """The brief: "one button per seat without a paired display"."""
-    ui.start_game("quin", ["Ann", "Bo"])
-    phones.attach(ui.screen.session)
-    shown = present(["Ann", "Bo"], phones.server, paired=["Bo"])
-    assert [s.show_text for s in shown.seats] == ["Ann: show my code"]
-    assert shown.note == "Bo uses a player display."
-    assert present(["Ann", "Bo"], None).seats == ()
+class OneDisplayHub:
+    """Stands in for the player-display hub: Ann's display is paired and on, Bo has none."""
+
+    def status(self) -> list[Any]:
+        from hardware.display.hub import DisplayState, DisplayStatus
+
+        return [DisplayStatus("Ann", DisplayState.CONNECTED)]
+
+    def subscribe(self, _listener: Any) -> Any:
+        return lambda: None
+
+    def attach(self, _session: Any) -> None: ...
+
+    def detach(self) -> None: ...
+
+
+@pytest.fixture
+def ann_has_a_display(ui: Any) -> Any:
+    ui.table.displays = OneDisplayHub()
+    yield
+    ui.table.displays = None
+
+
+def test_a_player_with_a_display_chooses_a_phone_too_on_the_touchscreen(
+    ui: Any, phones: PhoneTable, ann_has_a_display: None
+) -> None:
+    """Issue 15: "A phone and a serial display can serve the same seat. The player chooses on the
+    touchscreen." The code shows only after Ann's own tap, then her row reads like any phone seat's."""
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    ui.tap(ui.find_text(screen, "Phones"))
+    panel = next(w for w in ui.window.children if type(w).__name__ == "PhonesPanel")
+    ui.settle()
+    assert panel.qr is None, "no code shows before the player's own tap"
+    assert panel.note == "Ann has a player display and may use a phone too."
+    assert ui.find_text(panel, "Bo: show my code") is not None
+    ui.screenshot("phones-panel-display-choice.png")
+    ui.tap(ui.find_text(panel, "Ann: also use my phone"))
+    assert panel.url == phones.server.url_for("Ann") and panel.shown.matrix == qr_matrix(panel.url)
+    assert _has_text(panel, "Hide Ann's code") and panel.caption == "Ann: scan this with your own phone"
+    ui.settle()
+    for widget in panel.walk(restrict=True):
+        if getattr(widget, "text", "") and widget.width > 0 and widget.get_root_window() is not None:
+            left, bottom = widget.to_window(widget.x, widget.y)
+            assert left >= 0 and bottom >= 0, f"{widget.text!r} is on the screen"
+            assert left + widget.width <= 800 and bottom + widget.height <= 480, f"{widget.text!r} is not cut off"
+    ui.screenshot("phones-panel-display-seat.png")
+    ui.tap(ui.find(panel, "hide_button"))
+    assert panel.qr is None and _has_text(panel, "Ann: show my code")
+    assert not _has_text(panel, "Ann: also use my phone")
+    # Ann scans it: her connected phone is her choice made, in a panel opened anew too, and she can release it.
+    phone = Phone(phones.server.url_for("Ann"))
+    assert ui.wait_until(lambda: phone.pages, timeout=10)
+    ui.tap(ui.find(panel, "close_button"))
+    ui.settle()
+    ui.tap(ui.find_text(screen, "Phones"))
+    again = next(w for w in ui.window.children if type(w).__name__ == "PhonesPanel")
+    assert again is not panel
+    assert ui.wait_until(lambda: _has_text(again, "Release Ann's phone"), timeout=5)
+    assert _has_text(again, "Ann: show my code") and again.qr is None
+    ui.tap(ui.find_text(again, "Release Ann's phone"))
+    assert ui.wait_until(lambda: phone.bye is not None, timeout=10), "the released phone is dropped"
+    ui.tap(ui.find(again, "close_button"))
+
+
+def test_the_choice_outlives_the_panel_in_the_set_its_caller_keeps(ui: Any, phones: PhoneTable) -> None:
+    """Issue 15: "The player chooses on the touchscreen", once: closing and opening the panel keeps it."""
+    from ui.widgets.phones import PhonesPanel
+
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    phones.attach(screen.session)
+    chosen: set[str] = set()
+    first = PhonesPanel(phones=phones.server, players=["Ann", "Bo"], paired=["Ann"], chosen=chosen)
+    first.open()
+    ui.settle()
+    ui.tap(ui.find_text(first, "Ann: also use my phone"))
+    assert chosen == {"Ann"} and first.qr is not None
+    ui.tap(ui.find(first, "close_button"))
+    ui.settle()
+    assert first.qr is None, "closing hides the code"
+    second = PhonesPanel(phones=phones.server, players=["Ann", "Bo"], paired=["Ann"], chosen=chosen)
+    second.open()
+    ui.settle()
+    assert _has_text(second, "Ann: show my code") and not _has_text(second, "Ann: also use my phone")
+    assert second.qr is None, "a remembered choice shows no code by itself"
+    ui.tap(ui.find(second, "close_button"))
 
 
 def test_the_app_starts_phones_from_the_config_and_a_second_phone_is_told_on_the_shared_screen(ui: Any) -> None:

@@ -4,8 +4,10 @@ Plain Python, tested without a window. The panel talks to an object with the
 phone server's interface (`url_for`, `status`, `release`; see
 ``hardware.phones.server.PhoneServer``). Only one seat's code shows at a time,
 and only after a tap on that seat's own button ("Ann: show my code"), so the
-neighbours do not photograph it. A seat with a paired player display gets no
-button (its display shows its view); it is named in a note.
+neighbours do not photograph it. A seat with a paired player display may use a
+phone too (issue 15: "The player chooses on the touchscreen"): its button reads
+"Ann: also use my phone" until Ann taps it (or a phone on that seat is connected), then
+like any other seat's. The panel keeps who chose; the server knows nothing of it.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ class SeatShown:
     """One seat's row in the panel."""
 
     player: str
-    show_text: str  # "Ann: show my code", or "Hide Ann's code" while it shows
+    show_text: str  # "Ann: show my code", "Ann: also use my phone" (a display seat), "Hide Ann's code"
     connected: bool  # a phone shows this seat's page
     release_text: str  # "Release Ann's phone" when connected, else ""
 
@@ -47,7 +49,7 @@ class PhonesShown:
     shown: str | None  # whose code shows now
     url: str  # the shown seat's URL ("" when none shows)
     matrix: Matrix  # its QR code (empty when none shows)
-    note: str  # seats served by a display, or why there is nothing to show
+    note: str  # the seats with a display, or why there is nothing to show
 
     @property
     def caption(self) -> str:
@@ -70,11 +72,15 @@ def present(
     server: Phones | None,
     *,
     paired: Iterable[str] = (),
+    chosen: Iterable[str] = (),
     shown: str | None = None,
 ) -> PhonesShown:
-    """What the panel shows for `players`, given the phone server's state and the seats with a paired display.
+    """What the panel shows for `players` (in seat order), given the phone server's state.
 
-    `shown`: the seat whose code was asked for (a seat that has no URL shows nothing).
+    `paired`: the seats with a paired player display; `chosen`: those of them
+    whose player tapped "also use my phone". `shown`: the seat whose code was
+    asked for; a seat that has no URL, or a display seat whose player has not
+    chosen a phone, shows nothing.
     """
     if server is None:
         return PhonesShown(
@@ -83,30 +89,35 @@ def present(
             "",
             (),
             (
-                "Phones are not on: turn them on in the config file ([phones] enabled = true). "
+                "Phones are off: turn them on in Settings on the home screen (or in the config file). "
                 "If they are on and could not start, the home screen says why."
             ),
         )
     with_display = [p for p in players if p in set(paired)]
+    wanted = set(chosen)
     status = server.status()
     seats = []
+    phone_seats = set()
     for player in players:
-        if player in with_display:
-            continue
         connected = status.get(player) == "connected"
-        seats.append(
-            SeatShown(
-                player,
-                f"Hide {player}'s code" if player == shown else f"{player}: show my code",
-                connected,
-                f"Release {player}'s phone" if connected else "",
-            )
-        )
-    note = f"{' and '.join(with_display)} {'uses a' if len(with_display) == 1 else 'use'} player display" + (
-        "" if len(with_display) == 1 else "s"
-    )
-    note = note + "." if with_display else ""
-    url = server.url_for(shown) if shown in {s.player for s in seats} else None
+        # A connected phone is the player's choice made already: it needs no second tap after a reopen.
+        if player not in with_display or player in wanted or connected:
+            phone_seats.add(player)
+            show_text = f"Hide {player}'s code" if player == shown else f"{player}: show my code"
+        else:
+            show_text = f"{player}: also use my phone"
+        seats.append(SeatShown(player, show_text, connected, f"Release {player}'s phone" if connected else ""))
+    url = server.url_for(shown) if shown in phone_seats else None
     if url is None:
-        return PhonesShown(tuple(seats), None, "", (), note)
-    return PhonesShown(tuple(seats), shown, url, qr_matrix(url), note)
+        return PhonesShown(tuple(seats), None, "", (), _display_note(with_display))
+    return PhonesShown(tuple(seats), shown, url, qr_matrix(url), _display_note(with_display))
+
+
+def _display_note(with_display: Sequence[str]) -> str:
+    """ "Ann has a player display and may use a phone too." (or nothing, when no seat has one)."""
+    if not with_display:
+        return ""
+    if len(with_display) == 1:
+        return f"{with_display[0]} has a player display and may use a phone too."
+    names = f"{', '.join(with_display[:-1])} and {with_display[-1]}"
+    return f"{names} have player displays and may use phones too."

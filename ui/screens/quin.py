@@ -151,6 +151,7 @@ class QuinScreen(GameScreen):
         self.pieces: dict[PieceKey, QuinPiece] = {}  # the shared screen's pieces, made once
         self._setup_pieces: dict[str, QuinPiece] = {}  # the private panel's, made with it
         self._chips: dict[tuple[str, str], QuinChip] = {}
+        self.phone_choices: set[str] = set()  # display seats whose player chose a phone too, while this game shows
         self._idle = Clock.create_trigger(lambda _dt: self.hide_private(), PRIVATE_IDLE_SECONDS)
         self._redraw = Clock.create_trigger(lambda _dt: self.draw())
         self._rng = random.SystemRandom()
@@ -179,15 +180,15 @@ class QuinScreen(GameScreen):
         self.table_view.ids.display_spot.add_widget(DisplayStatusStrip(hub=hub))
 
     def _add_phones_button(self) -> None:
-        # With [phones] enabled, each player may follow their own view on their phone (the phones panel).
-        if not self.table.config.phones.enabled:
+        # With the phones on, each player may follow their own view on their phone (the phones panel).
+        if not self.table.phones_wanted:
             return
         button = Factory.BigButton(text="Phones")
         button.bind(on_release=lambda _b: self.open_phones())
         self.table_view.ids.display_spot.add_widget(button)
 
     def open_phones(self) -> Any:
-        """The phones panel: a code per seat without a paired display, one at a time, on its own tap."""
+        """The phones panel: a code per seat, one at a time, on its own tap; a seat with a display may add a phone."""
         from ui.widgets.phones import PhonesPanel
 
         link = getattr(self.table, "phones", None)  # built once the hardware has started
@@ -196,7 +197,9 @@ class QuinScreen(GameScreen):
         hub = getattr(self.table, "displays", None)
         paired = [s.player for s in hub.status() if s.player and s.state != "unpaired"] if hub is not None else []
         names = [p.name for p in self.session.options.players]
-        panel = PhonesPanel(phones=getattr(link, "server", None), players=names, paired=paired)
+        panel = PhonesPanel(
+            phones=getattr(link, "server", None), players=names, paired=paired, chosen=self.phone_choices
+        )
         panel.open()
         return panel
 

@@ -5,7 +5,10 @@ over `ui.presenters.phones`: which seats, the words, the QR matrix. The code is
 drawn as a Kivy texture, one texel per module, scaled up without smoothing so
 its edges stay sharp; only one seat's code is on the screen at a time, and
 "Release Ann's phone" frees a seat whose phone is connected (another may then
-scan the code). Closing the panel hides any code.
+scan the code). A seat with a paired player display reads "Ann: also use my
+phone": that tap is the player's choice and shows the code at once. Closing the
+panel hides any code; the choices live in a set the caller keeps for the game
+(`chosen=`), so a panel opened again remembers them.
 """
 
 from __future__ import annotations
@@ -42,7 +45,11 @@ def qr_texture(matrix: Matrix) -> Texture:
 
 
 class PhonesPanel(Popup):
-    """Phones at the table; give it the phone server (`phones=`), the players, and the seats with a display."""
+    """Phones at the table; give it the phone server (`phones=`), the players, and the seats with a display.
+
+    `chosen`: the display seats whose player chose a phone too; the panel adds
+    to this very set, so the caller keeps it for the game and hands it again.
+    """
 
     phones = ObjectProperty(None, allownone=True)
     caption = StringProperty("")
@@ -50,10 +57,18 @@ class PhonesPanel(Popup):
     note = StringProperty("")
     qr = ObjectProperty(None, allownone=True)
 
-    def __init__(self, *, players: Sequence[str], paired: Sequence[str] = (), **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *,
+        players: Sequence[str],
+        paired: Sequence[str] = (),
+        chosen: set[str] | None = None,
+        **kwargs: Any,
+    ) -> None:
         load_kv()
         self.players = list(players)
         self.paired = list(paired)
+        self.chosen = chosen if chosen is not None else set()
         self.shown_player: str | None = None
         self.shown = PhonesShown((), None, "", (), "")
         super().__init__(**kwargs)
@@ -64,7 +79,7 @@ class PhonesPanel(Popup):
     def update(self) -> None:
         """Redraw from the server's state: the seats' buttons, and the one code asked for (if any)."""
         phones: Phones | None = self.phones
-        shown = present(self.players, phones, paired=self.paired, shown=self.shown_player)
+        shown = present(self.players, phones, paired=self.paired, chosen=self.chosen, shown=self.shown_player)
         if shown != self.shown:
             self._draw(shown)
 
@@ -88,7 +103,12 @@ class PhonesPanel(Popup):
                 seats.add_widget(release)
 
     def toggle(self, player: str) -> None:
-        """Show `player`'s code (hiding any other), or hide it if it shows."""
+        """Show `player`'s code (hiding any other), or hide it if it shows.
+
+        On a display seat this tap is also the player's choice of a phone too.
+        """
+        if player in self.paired:
+            self.chosen.add(player)
         self.shown_player = None if self.shown_player == player else player
         self.update()
 
