@@ -5,6 +5,12 @@ A game's screen subclasses `GameScreen`, builds its own content in
 view only, so the shared screen cannot show a secret by accident. Actions go
 through `send(action)`, which shows a refused action's sentence in the banner.
 
+The banner lies over the top bar's middle, where the title and whose turn
+it is are shown and nothing is tapped: it appears and goes without moving
+anything (issue 14: nothing moves while a finger is on its way). A refusal
+stays until it is tapped or an action is accepted; a plain sentence ("Undone.")
+goes by itself after `PLAIN_SECONDS`, so whose turn it is shows again.
+
 Session changes may come from any thread (a race button, a display key);
 they reach the screen only through the table's dispatcher.
 
@@ -27,8 +33,10 @@ from typing import TYPE_CHECKING, Any
 from kivy.clock import Clock, ClockEvent
 from kivy.core.text import Label as CoreLabel
 from kivy.factory import Factory
-from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.metrics import dp, sp
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
@@ -48,6 +56,12 @@ CLOCK_LATE = 0.02
 """Seconds after the shown second changes that the clock is woken: Kivy's Clock may fire a frame early."""
 CLOCK_PADDING = 16
 """Room beside the clock's digits, in dp."""
+PLAIN_SECONDS = 8.0
+"""How long a plain sentence (not a refusal) stays in the banner, covering whose turn it is."""
+BANNER_FONTS = (18, 15)
+"""The banner's font sizes in sp, largest first: the largest at which the sentence fits the bar is used."""
+BANNER_PADDING = 12
+"""Room around the banner's text, in dp: half above and half below it, and as much each side."""
 
 
 def next_tick(elapsed: float) -> float:
@@ -134,16 +148,21 @@ class GameScreen(Screen):
 
     _notice_shown: str | None = None
     _fresh_news = False
+    _problem_put_away: str | None = None  # the store's standing trouble, once tapped away: it covers whose turn
 
     def show_store_news(self) -> None:
         """Damage the store found and salvaged (at any read), or why nothing is being saved, in the banner."""
         store = self.session.store
+        if store.problem != self._problem_put_away:
+            self._problem_put_away = None  # saving again, or other trouble: a new one shows, once more
         if store.notice and store.notice != self._notice_shown:
             self._notice_shown = store.notice
             self._fresh_news = True
             self.say(store.notice, error=True)
-        elif store.problem and not self.banner:
+        elif store.problem and not self.banner and store.problem != self._problem_put_away:
             self.say(store.problem, error=True)  # e.g. a read-only card: the table plays, nothing is saved
+
+    _banner_timer: ClockEvent | None = None
 
     def send(self, action: Action) -> bool:
         """Apply `action`; on refusal show the rules' sentence and return False."""
@@ -159,9 +178,29 @@ class GameScreen(Screen):
         return True
 
     def say(self, text: str, *, error: bool = False) -> None:
-        """Show one sentence in the banner under the top bar (empty text hides it)."""
+        """Show one sentence in the banner over the top bar (empty text hides it).
+
+        A refusal (`error`) stays until it is tapped or an action is accepted;
+        a plain sentence goes by itself after `PLAIN_SECONDS`.
+        """
         self.banner = text
         self.banner_is_error = error
+        if self._banner_timer is not None:
+            self._banner_timer.cancel()
+            self._banner_timer = None
+        if text and not error:
+            self._banner_timer = Clock.schedule_once(lambda _dt: self._plain_gone(text), PLAIN_SECONDS)
+
+    def _plain_gone(self, text: str) -> None:
+        self._banner_timer = None
+        if self.banner == text and not self.banner_is_error:
+            self.say("")
+
+    def put_away_banner(self) -> None:
+        """A tap on the banner: it goes; the store's standing trouble, once read, stays away until it changes."""
+        if self.banner and self.banner == self.session.store.problem:
+            self._problem_put_away = self.banner
+        self.say("")
 
     def undo(self) -> None:
         try:
@@ -256,6 +295,9 @@ class GameScreen(Screen):
         if self._ticker is not None:
             self._ticker.cancel()
             self._ticker = None
+        if self._banner_timer is not None:
+            self._banner_timer.cancel()
+            self._banner_timer = None
 
 
 class GameMenu(FittedPopup):
@@ -271,3 +313,36 @@ class GameMenu(FittedPopup):
 
 class TopBar(BoxLayout):
     """Menu, title, clock, turn, Undo, Redo: the same on every game screen."""
+
+
+class Banner(Button):
+    """One sentence over the top bar's middle: as large as fits the bar, growing down over the board if need be.
+
+    Its font is the largest of `BANNER_FONTS` at which the wrapped sentence
+    fits `room` (the bar's height), so nearly every sentence stays in the bar;
+    a longer one keeps the smallest font and grows down, never cut.
+    """
+
+    error = BooleanProperty(False)
+    room = NumericProperty(0)
+    """The height it fills when the sentence fits: the top bar's, inside its padding."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        # A new sentence is fitted at once, so it never shows a frame in the wrong size; the layout settling the
+        # width and the bar's height may change them several times in a frame, fitted once after.
+        self.fbind("text", lambda *_a: self.fit())
+        fit = Clock.create_trigger(lambda _dt: self.fit())
+        self.fbind("width", fit)
+        self.fbind("room", fit)
+
+    def fit(self) -> None:
+        """Wrap the sentence to the width and use the largest font at which it fits the bar."""
+        self.text_size = (max(1.0, self.width - dp(BANNER_PADDING)), None)
+        for size in BANNER_FONTS:
+            self.font_size = sp(size)
+            if not self.text:
+                return
+            self.texture_update()
+            if self.texture_size[1] + dp(BANNER_PADDING) <= self.room:
+                return
