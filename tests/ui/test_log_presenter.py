@@ -16,7 +16,7 @@ from companion.record import story
 from companion.session import Session
 from companion.store import Store
 from tests.support import golden
-from ui.presenters.log import NOTHING_READ, Replay, clock_time, present_log
+from ui.presenters.log import NOTHING_READ, LiveStory, Replay, clock_time, line_of, present_log
 
 
 def _at(*when: int) -> float:
@@ -158,3 +158,99 @@ def test_a_finished_quin_is_replayed_with_every_identity_shown(tmp_path):
     for k in played:  # once both sides are set up, every piece of every step is shown with its identity
         pieces = [p for side in replay.go(k).view["players"] for p in side["pieces"]]
         assert len(pieces) == 34 and all(p["identity"] for p in pieces), k
+
+
+# -- the Log of a game in play follows it -------------------------------------------------------------------
+def start(store: Store, path: Path, clock: Clock) -> tuple[Session, list[tuple[int, dict]]]:
+    script = golden.read(path)
+    session = Session.start(
+        store, script.game, Options.for_names(*script.players, **script.settings),
+        dice=RandomDice.seeded(script.seed or 1), clock=clock,
+    )  # fmt: skip
+    return session, script.actions
+
+
+def step_on(session: Session, action: dict, clock: Clock) -> None:
+    """One line of a golden script, a minute after the one before: undo and redo undo and redo."""
+    clock.now += 60
+    if action.get("type") in ("undo", "redo"):
+        getattr(session, action["type"])()
+    else:
+        with contextlib.suppress(RuleError):
+            session.act(action)
+
+
+@pytest.mark.parametrize("path", golden.scripts(), ids=lambda p: p.stem)
+def test_the_story_kept_up_move_by_move_is_the_story_read_again(path, tmp_path):
+    """Issue 14, noticed: "The Log is a snapshot taken when it opens; it does not follow moves made while it is
+    open." Followed line by line, the golden script's undos and redos too, the Log reads what the games file
+    tells when opened afresh: the same steps, times, sentences and views."""
+    clock = Clock(_at(2026, 11, 23, 21, 0))
+    with Store.open(tmp_path / "games.db") as store:
+        session, actions = start(store, path, clock)
+        live = LiveStory(session, story(store, session.game_id), clock)
+        for number, action in actions:
+            step_on(session, action, clock)
+            live.update()
+            afresh = story(store, session.game_id)
+            assert live.story.steps == afresh.steps, number
+            assert (live.story.finished, live.story.outcome, live.story.revealed) == (
+                afresh.finished, afresh.outcome, afresh.revealed,
+            ), number  # fmt: skip
+            assert present_log(live.story).lines == present_log(afresh).lines
+        assert live.story.finished == (session.outcome is not None)
+
+
+def test_a_move_adds_one_line_and_an_undo_takes_it_away_without_reading_the_story_again(tmp_path):
+    """Issue 14, noticed: "it does not follow moves made while it is open." A move adds its step, with the time it
+    was made; an undo drops it; a redo puts it back with its first time; a clock pause changes no step. Only
+    the end of the game reads the story again."""
+    clock = Clock(_at(2026, 11, 23, 21, 0))
+    with Store.open(tmp_path / "games.db") as store:
+        session, actions = start(store, golden.FOLDER / "quinque-small-tie.jsonl", clock)
+        for _, action in actions[:3]:
+            step_on(session, action, clock)
+        live = LiveStory(session, story(store, session.game_id), clock)
+        assert len(live.story.steps) == 3
+
+        clock.now = _at(2026, 11, 23, 21, 30)
+        session.act(actions[3][1])
+        followed = live.update()
+        assert followed is not None and followed.kept == 3 and not followed.retold
+        assert [line_of(s).label[:10] for s in followed.story.steps[3:]] == ["21:30  4. "]
+
+        clock.now += 60
+        session.pause_clock()
+        assert live.update() is None  # nothing but the clock: no line changes
+
+        session.undo()
+        followed = live.update()
+        assert followed is not None and followed.kept == 3 and len(followed.story.steps) == 3
+
+        clock.now = _at(2026, 11, 23, 22, 0)
+        session.redo()
+        followed = live.update()
+        assert followed is not None and followed.kept == 3 and not followed.retold
+        assert followed.story.steps[3].at == _at(2026, 11, 23, 21, 30)  # the time the move was first made
+        assert followed.story.steps == story(store, session.game_id).steps
+
+        for _, action in actions[4:]:
+            step_on(session, action, clock)
+        followed = live.update()
+        assert session.outcome is not None and followed is not None and followed.retold
+        assert followed.story.finished and present_log(followed.story).can_replay  # revealed in full now
+
+
+def test_a_redo_of_a_move_undone_before_the_log_opened_gets_the_time_it_was_made(tmp_path):
+    clock = Clock(_at(2026, 11, 23, 21, 0))
+    with Store.open(tmp_path / "games.db") as store:
+        session, actions = start(store, golden.FOLDER / "quinque-small-tie.jsonl", clock)
+        for _, action in actions[:3]:
+            step_on(session, action, clock)
+        session.undo()
+        live = LiveStory(session, story(store, session.game_id), clock)
+        clock.now += 3600
+        session.redo()
+        followed = live.update()
+        assert followed is not None and followed.story.steps == story(store, session.game_id).steps
+        assert followed.story.steps[2].at == _at(2026, 11, 23, 21, 3)

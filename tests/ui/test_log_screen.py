@@ -115,6 +115,71 @@ def test_the_log_of_a_game_in_play_lists_each_move_with_its_time_newest_at_the_b
     assert screen.session.moves and len(screen.session.moves) == 16  # the Log changed nothing
 
 
+def test_the_log_of_a_game_in_play_follows_the_moves_made_while_it_is_open(ui: Any) -> None:
+    """Issue 14, noticed: "The Log is a snapshot taken when it opens; it does not follow moves made while it is
+    open." A phone plays a choice while the Log is open: its line shows, with its time; an undo takes it away,
+    a redo puts it back; the game ending there makes it replayable; closing the Log stops the following."""
+    from ui.phones import PhoneTable
+
+    screen = ui.start_game("quinque", ["Ann", "Bo"])
+    session = screen.session
+    script = golden.read(golden.FOLDER / "quinque-row-win.jsonl").lines
+    plays = [a for a in script if a.get("type") not in ("undo", "redo")]
+    for action in plays[:4]:
+        session.act(action)
+    ui.frames(2)
+    view = open_log_from_menu(ui, screen)
+    assert len(line_texts(view)) == 4 and view.status_text.startswith("In play: 4 moves so far")
+
+    phones = PhoneTable()  # the phones' side of the table, as the phone server calls it
+    phones.attach(session)
+    try:
+        player = str(plays[4]["player"])
+        assert phones.act(player, plays[4]) is None
+        ui.frames(2)
+        lines = line_texts(view)
+        assert len(lines) == 5 and HH_MM.match(lines[-1]) and lines[-1].split("  ", 1)[1].startswith(f"5. {player} ")
+        assert view.status_text.startswith("In play: 5 moves so far")
+        ui.wait(0.2)
+        assert view.ids.scroller.scroll_y == pytest.approx(0)  # the newest line is the one shown
+        ui.screenshot("log-follows.png")
+
+        session.undo()  # the move taken back (a display's Undo, or the table's)
+        ui.frames(2)
+        assert len(line_texts(view)) == 4 and view.status_text.startswith("In play: 4 moves so far")
+        session.redo()
+        ui.frames(2)
+        assert line_texts(view) == lines  # back, with the time it was first made
+
+        for action in plays[5:]:  # the rest of the game, played on the phones: Ann's last mark wins it
+            phones.act(str(action["player"]), action)
+        ui.frames(2)
+        assert session.outcome is not None
+        assert view.status_text.startswith("Won by Ann (five in a row)")
+        assert len(line_texts(view)) == len(session.moves)
+        assert not view.ids.mode_button.disabled and view.ids.mode_button.text == "Replay"
+        ui.tap(view.ids.mode_button)
+        assert view.mode == "replay" and view.position == view.count == len(session.moves)
+        assert_nothing_looks_playable(view.replay_screen, view.position)
+        session.undo()  # the winning mark taken back during the replay: the game is in play again, no replay
+        ui.frames(2)
+        assert view.mode == "log" and view.ids.mode_button.disabled and view.replay_screen is None
+        session.redo()
+        ui.frames(2)
+        ui.tap(view.ids.mode_button)
+        assert view.mode == "replay" and view.position == view.count == len(session.moves)
+
+        ui.tap(view.ids.close_button)
+        ui.settle()
+        assert view.parent is None and view.live is None
+        count = len(line_texts(view))
+        session.undo()  # after closing, the Log no longer listens to the game
+        ui.frames(2)
+        assert len(line_texts(view)) == count and view.count == count
+    finally:
+        phones.detach()
+
+
 def test_the_replay_shows_the_board_the_live_screen_showed_at_every_step(ui: Any) -> None:
     screen = ui.start_game("quinque", ["Ann", "Bo"])
     live = play_live(ui, screen, golden.FOLDER / "quinque-row-win.jsonl", lambda s: s.shown)
@@ -199,7 +264,72 @@ def test_a_finished_quin_is_replayed_with_every_identity_shown(ui: Any) -> None:
     assert len(identities) == 34 and all(identities.values())
     for key, identity in identities.items():  # each piece on the board wears its identity
         assert TINY[identity] in replayed.pieces[key].text, key
-    ui.screenshot("replay-quin.png")
+    ui.screenshot("replay-quin-revealed.png")
+
+
+def buttons(screen: Any) -> list[Any]:
+    from kivy.uix.button import Button
+
+    return [w for w in screen.walk(restrict=True) if isinstance(w, Button)]
+
+
+def assert_nothing_looks_playable(replayed: Any, step: int) -> None:
+    """Every button of the replayed game's screen is disabled and drawn in the theme's disabled colours."""
+    from ui import theme
+
+    found = buttons(replayed)
+    assert found, "the game's screen has buttons to hold"
+    live = [(type(b).__name__, b.text) for b in found if not b.disabled]
+    assert not live, f"step {step}: {live} look playable in a replay"
+    for button in found:
+        assert tuple(button.background_color) == theme.DISABLED_BUTTON, (step, button.text)
+        assert tuple(button.disabled_color) == theme.DISABLED_TEXT, (step, button.text)
+
+
+def assert_replay_controls_work(view: Any) -> None:
+    """The replay's own controls are the ones that can be used (at a step with room both ways)."""
+    assert 0 < view.position < view.count
+    for name in ("close_button", "mode_button", "back_button", "forward_button", "slider"):
+        assert not view.ids[name].disabled, name
+
+
+# The longest script of each game: its middle step is deep in play, where the game's own buttons would be live.
+LONGEST = [max(golden.scripts(game), key=lambda p: len(p.read_text())) for game in game_names()]
+
+
+@pytest.mark.parametrize("path", LONGEST, ids=lambda p: p.stem)
+def test_no_button_of_the_replayed_game_looks_playable_at_any_step(ui: Any, path: Any) -> None:
+    """Issue 14, noticed: "The replay shows the game's own action buttons (Quin's Move, Bring in…, Quinque's
+    Skip). Touches on them are blocked, but they look live." Each of them is drawn disabled at every step,
+    whatever the game's own screen sets at that step; the replay's Back, Forward, slider and Close are live."""
+    from ui.screens import screen_class
+    from ui.screens.log import open_past_game
+
+    game = golden.game_of(path)
+    view = open_past_game(ui.store, finished_game(ui.store, path), screen_class)
+    ui.settle()
+    ui.tap(view.ids.mode_button)
+    replayed = view.replay_screen
+    count = view.count
+    assert_nothing_looks_playable(replayed, count)
+    for k in (count - 1, count - 2):  # one tap on Back is one step
+        ui.tap(view.ids.back_button)
+        ui.frames(2)
+        assert view.position == k
+        assert_nothing_looks_playable(replayed, k)
+    for k in (1, count // 4, count // 3, count // 2 + 1, count // 2):  # the slider, anywhere
+        drag_slider(ui, view.ids.slider, k)
+        assert view.position == k
+        assert_nothing_looks_playable(replayed, k)
+    ui.wait(0.3)  # what a screen does on the next frames (a die's tumble, a list built later) holds too
+    assert_nothing_looks_playable(replayed, count // 2)
+    assert_replay_controls_work(view)
+    ui.screenshot(f"replay-{game}.png")
+    ui.tap(view.ids.forward_button)
+    assert view.position == count // 2 + 1
+    ui.tap(view.ids.close_button)
+    ui.settle()
+    assert view.parent is None
 
 
 def finished_game(store: Any, path: Any) -> int:
@@ -231,8 +361,10 @@ def test_a_past_game_of_every_game_opens_from_home_and_replays_without_touching_
         drag_slider(ui, view.ids.slider, k)
         assert view.position == k
         assert len(replayed.session.moves) == k  # the game's own screen reads a session at that very step
+        assert_nothing_looks_playable(replayed, k)
     ui.tap(view.ids.back_button)
     ui.wait(0.3)  # whatever the game's screen does on the next frames (a die's tumble) runs without error
+    assert_nothing_looks_playable(replayed, view.position)
     ui.screenshot(f"replay-past-{golden.game_of(path)}.png")
     ui.tap(view.ids.close_button)
     ui.settle()

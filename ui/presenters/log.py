@@ -8,19 +8,29 @@ step k; `go`, `back` and `forward` answer with a `StepShown`, the caption and
 the view to draw at that position. Every view comes from the story, which
 holds public views only (a finished game's are revealed in full: nothing in
 it is secret any more).
+
+`LiveStory` keeps the story of a game in play up with its session while the
+Log is open (issue 14's closing note: "The Log is a snapshot taken when it
+opens; it does not follow moves made while it is open."). A move adds a step
+folded from the last state, an undo drops the last; the whole story is read
+again only when the game ends or comes back from its end (every view is then
+revealed, or hidden again) or the session moved where the Log cannot follow.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from companion.game import ABANDONED, TIE, View
+from companion.record import Step, story
 from ui.presenters import format_clock, on_screen
 
 if TYPE_CHECKING:
-    from companion.record import Step, Story
+    from companion.record import Story
+    from companion.session import Move, Session
 
 NOTHING_READ = "(nothing the table reads)"
 """A step whose events the table does not read aloud still has its line: its number and time."""
@@ -65,12 +75,12 @@ def moves_words(count: int) -> str:
     return f"{count} move" if count == 1 else f"{count} moves"
 
 
-def status_of(story: Story) -> str:
+def status_of(told: Story) -> str:
     """How the game stands: in play, ended without a result, a tie, or who won and why."""
-    count = moves_words(len(story.steps))
-    outcome: dict[str, Any] | None = story.outcome
+    count = moves_words(len(told.steps))
+    outcome: dict[str, Any] | None = told.outcome
     if outcome is None:
-        return f"In play: {count} so far, {format_clock(story.elapsed)} of play."
+        return f"In play: {count} so far, {format_clock(told.elapsed)} of play."
     if outcome.get("reason") == ABANDONED:
         return f"Ended without a result after {count}."
     detail = f" {outcome['detail']}" if outcome.get("detail") else ""
@@ -79,19 +89,24 @@ def status_of(story: Story) -> str:
         result = "A tie"
     else:
         result = f"Won by {winners} ({outcome.get('reason', '')})"
-    return f"{result}, {count} in {format_clock(story.elapsed)}.{detail}"
+    return f"{result}, {count} in {format_clock(told.elapsed)}.{detail}"
 
 
-def present_log(story: Story) -> LogShown:
+def line_of(step: Step) -> LineShown:
+    """The Log's line for `step`: its number, local time and sentences."""
+    return LineShown(step.number, clock_time(step.at), step_text(step))
+
+
+def present_log(told: Story) -> LogShown:
     """The Log of `story`: a heading and one line per step, with its local time."""
-    lines = tuple(LineShown(step.number, clock_time(step.at), step_text(step)) for step in story.steps)
+    lines = tuple(line_of(step) for step in told.steps)
     return LogShown(
-        title=f"{story.title}, game {story.id}",
-        players=", ".join(story.players),
-        status=status_of(story),
+        title=f"{told.title}, game {told.id}",
+        players=", ".join(told.players),
+        status=status_of(told),
         lines=lines,
-        empty=f"No moves yet: the game began at {clock_time(story.started_at)}.",
-        can_replay=story.finished and bool(story.steps),
+        empty=f"No moves yet: the game began at {clock_time(told.started_at)}.",
+        can_replay=told.finished and bool(told.steps),
     )
 
 
@@ -151,3 +166,110 @@ class Replay:
         return StepShown(
             position, self.count, clock_time(step.at), step_text(step), f"Step {position} of {self.count}", step.view
         )
+
+
+@dataclass(frozen=True)
+class Followed:
+    """What a change of the session did to the story: the steps that stayed, and the story now."""
+
+    story: Story
+    kept: int  # the first `kept` steps (and lines) are as they were; the ones after are new
+    retold: bool  # the whole story was read again (the game ended, or came back from its end)
+
+
+class LiveStory:
+    """The story of a game in play, kept up with its session step by step (the Log that follows the game).
+
+    `clock` is the session's own (the table's): a new step's time is the moment the Log learns of it,
+    which is when the session stored it, to the millisecond. A step undone and redone keeps its first time
+    (one undone before the Log opened has it in the games file only: the story is read again for it).
+    """
+
+    def __init__(self, session: Session, told: Story, clock: Callable[[], float] = time.time) -> None:
+        self.session = session
+        self.story = told
+        self._clock = clock
+        moves = session.moves
+        self._moves: list[Move] = list(moves)
+        # The state after each step, where known: folding a new move needs the state before it.
+        self._states: list[Any] = [None] * len(moves) + [session.state]
+        self._lost = len(moves) != len(told.steps)  # the session moved between reading and here: read again
+        self._undone: list[tuple[Move, Step]] = []  # the steps an undo dropped, next redo first (as the session)
+        self._undone_before = session.redo_moves  # undone before the Log opened: their times are in the file
+
+    def update(self) -> Followed | None:
+        """Bring the story up to the session; None if no step changed (the clock alone: the elapsed time)."""
+        session, moves = self.session, self.session.moves
+        kept = 0
+        for old, new in zip(self._moves, moves, strict=False):
+            if old is not new:
+                break
+            kept += 1
+        finished = session.outcome is not None
+        if not self._lost and kept == len(self._moves) == len(moves) and finished == self.story.finished:
+            self.story = replace(self.story, elapsed=session.elapsed)
+            return None
+        if (
+            self._lost
+            or finished
+            or self.story.finished
+            or (self._states[kept] is None and kept < len(moves))
+            or any(move is old for move in moves[kept:] for old in self._undone_before)
+        ):
+            return self._retell()
+        steps = list(self.story.steps)
+        # An undo: the dropped steps wait for a redo, which puts back the very move at the very place.
+        self._undone[:0] = zip(self._moves[kept:], steps[kept:], strict=True)
+        del steps[kept:], self._moves[kept:], self._states[kept + 1 :]
+        if kept == len(moves):
+            self._states[kept] = session.state  # the state after an undo is the session's own
+        for move in moves[kept:]:
+            if self._undone and self._undone[0][0] is move:  # a redo: the step as it was, with its first time
+                step = self._undone.pop(0)[1]
+                state = self._states[-1]
+                for event in move.events:
+                    state = self.session.game.evolve(state, event)
+            else:
+                self._undone.clear()  # a new move: the session forgot what could be redone
+                self._undone_before = ()
+                state, step = self._fold(self._states[-1], move)
+            steps.append(step)
+            self._moves.append(move)
+            self._states.append(state)
+        self.story = replace(self.story, steps=tuple(steps), elapsed=session.elapsed)
+        return Followed(self.story, kept, retold=False)
+
+    def _fold(self, state: Any, move: Move) -> tuple[Any, Step]:
+        """The state after `move` and its step, told as `companion.record.story` tells it."""
+        game = self.session.game
+        sentences: list[str] = []
+        events: list[dict[str, Any]] = []
+        for event in move.events:
+            state = game.evolve(state, event)
+            events.append(game.public_event(event))
+            said = game.tell(event, state)
+            if said:
+                sentences.append(said)
+        player = game.to_json(move.action).get("player")
+        step = Step(
+            number=len(self._moves) + 1,
+            at=self._clock(),
+            player=player if isinstance(player, str) else None,
+            sentences=tuple(sentences),
+            events=tuple(events),
+            view=game.public_view(state),
+        )
+        return state, step
+
+    def _retell(self) -> Followed:
+        """The whole story read again from the games file (`story` may raise as it says)."""
+        session = self.session
+        told = story(session.store, session.game_id)
+        moves = session.moves
+        self.story = told
+        self._moves = list(moves)
+        self._states = [None] * len(moves) + [session.state]
+        self._lost = len(moves) != len(told.steps)
+        self._undone.clear()
+        self._undone_before = session.redo_moves
+        return Followed(told, 0, retold=True)

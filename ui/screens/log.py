@@ -11,28 +11,39 @@ that session with its top bar taken away and every touch kept from it.
 Moving the slider undoes or redoes the throwaway session to the chosen step
 (the screen's presenter reads the session: whose turn, what may be done)
 and draws that step's view from the story, which is public (a finished
-game's is revealed in full: nothing in it is secret any more).
+game's is revealed in full: nothing in it is secret any more). Every button
+of the replayed screen is held disabled, drawn in the theme's disabled
+colours, whatever the game's own rules say at each step: a replay is looked
+at, not played, and a button that looks live but does nothing looks broken.
+
+The Log of a game in play follows it (`LiveStory`): a move made while it is
+open, by a phone or a player's display, adds its line; an undo takes it away.
 """
 
 from __future__ import annotations
 
+import time
+import weakref
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, NumericProperty, OptionProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
-from companion.dispatch import immediate
+from companion.dispatch import Dispatcher, immediate
 from companion.record import Story, story
 from companion.session import Session
 from companion.store import Store
+from ui import theme
 from ui.kv import beside, load_kv
-from ui.presenters.log import LogShown, Replay, StepShown, present_log
+from ui.presenters.log import Followed, LiveStory, LogShown, Replay, StepShown, line_of, present_log, status_of
 from ui.table import Table
 
 if TYPE_CHECKING:
@@ -116,6 +127,8 @@ class ReplayBoard:
         )
         self.screen.close()  # the replay moves the session itself and draws once per step, not once per undo
         self.chrome = _drop_top_bar(self.screen)
+        self._held: weakref.WeakSet[Button] = weakref.WeakSet()
+        self._hold_buttons()
 
     def show(self, position: int, view: Any) -> None:
         """The board after `position` steps: the session moved there (undo/redo in memory), then `view` drawn."""
@@ -126,6 +139,30 @@ class ReplayBoard:
             pass
         session.pause_clock()  # undoing the last move of a finished game starts its clock again
         self.screen.render(view)
+        self._hold_buttons()
+        Clock.schedule_once(lambda _dt: self._hold_buttons(), 0)  # and any a screen builds on its next frame
+
+    def _hold_buttons(self) -> None:
+        """Disable every button of the replayed screen for good, in the theme's disabled colours.
+
+        The game's rules set a button's `disabled` from its state at every step (``disabled: not
+        root.can_skip``); a disabled count added from outside, the way a disabled parent adds its own,
+        outlives them, so the button stays disabled whatever they set. The board's pieces are no buttons:
+        they keep their look (and the stage keeps every touch from them).
+        """
+        for widget in self.screen.walk(restrict=True):
+            if isinstance(widget, Button) and widget not in self._held:
+                self._held.add(widget)
+                widget.inc_disabled()
+                widget.background_disabled_normal = widget.background_disabled_down = ""
+                widget.disabled_color = theme.DISABLED_TEXT
+                widget.background_color = theme.DISABLED_BUTTON
+                widget.fbind("background_color", _keep_disabled_colour)  # a rule may colour it again at a step
+
+
+def _keep_disabled_colour(button: Button, colour: Any) -> None:
+    if tuple(colour) != theme.DISABLED_BUTTON:
+        button.background_color = theme.DISABLED_BUTTON
 
 
 def _drop_top_bar(screen: GameScreen) -> float:
@@ -168,8 +205,14 @@ class LogView(ModalView):
         screen_class: ScreenClass,
         *,
         on_close: Callable[[], None] | None = None,
+        follow: Session | None = None,
+        dispatch: Dispatcher = immediate,
+        clock: Callable[[], float] = time.time,
         **kw: Any,
     ) -> None:
+        """`follow`: the session of the game in play the Log shows, whose moves it follows while open; each
+        change reaches the Log through `dispatch` (it may come from another thread), and a new line gets
+        the time `clock` (the session's own) says."""
         load_kv(KV)
         self.store = store
         self._screen_class = screen_class
@@ -180,14 +223,23 @@ class LogView(ModalView):
         super().__init__(**kw)
         self.shown: LogShown = present_log(told)
         self.title_text = f"{self.shown.title}: {self.shown.players}"
-        self.status_text = self.shown.status
-        self.empty_text = "" if self.shown.lines else self.shown.empty
-        self.can_replay = self.shown.can_replay
-        self.count = self.replay.count
+        self._show_status()
         self._fill_lines()
         # ids are weak references: a page off screen is kept here.
         self._pages = {"log": self.ids.log_page.__self__, "replay": self.ids.replay_page.__self__}
         self.ids.pages.remove_widget(self.ids.replay_page)
+        self.live: LiveStory | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        if follow is not None:
+            self.live = LiveStory(follow, told, clock)
+            self._unsubscribe = follow.subscribe(lambda _session: dispatch(self.follow))
+
+    def _show_status(self) -> None:
+        shown = self.shown
+        self.status_text = shown.status
+        self.empty_text = "" if shown.lines else shown.empty
+        self.can_replay = shown.can_replay
+        self.count = self.replay.count
 
     def on_mode(self, _view: LogView, mode: str) -> None:
         """Show the one page the mode names."""
@@ -201,11 +253,60 @@ class LogView(ModalView):
     def _fill_lines(self) -> None:
         box = self.ids.lines
         box.clear_widgets()
-        for i, line in enumerate(self.shown.lines):
+        self._add_lines(0)
+        box.bind(height=lambda *_: self.scroll_to_newest())  # once laid out (heights come a frame later)
+
+    def _add_lines(self, start: int) -> None:
+        """A widget for each line from the `start`-th on (the box holds the ones before)."""
+        box = self.ids.lines
+        for i, line in enumerate(self.shown.lines[start:], start=start):
             widget = LogLine(text=line.label, step=line.step, odd=bool(i % 2))
             widget.bind(on_release=lambda w: self.replay_to(int(w.step)))
             box.add_widget(widget)
-        box.bind(height=lambda *_: self.scroll_to_newest())  # once laid out (heights come a frame later)
+
+    # -- following a game in play ------------------------------------------------------------------
+
+    def follow(self) -> None:
+        """The game changed while the Log is open: its lines and status follow (only the lines that changed)."""
+        if self.live is None:
+            return
+        try:
+            followed = self.live.update()
+        except UNREADABLE as trouble:  # the story read again from a file this version cannot fold
+            self.status_text = str(trouble)
+            return
+        if followed is None:  # the clock alone: the status says how long it has been played
+            self.story = self.live.story
+            self.shown = replace(self.shown, status=status_of(self.story))
+            self.status_text = self.shown.status
+            return
+        self._changed(followed)
+
+    def _changed(self, followed: Followed) -> None:
+        told, old = followed.story, self.shown.lines
+        if followed.retold:  # read again: most lines are still the same (the end reveals views, not words)
+            self.shown = present_log(told)
+            kept = next((i for i, (a, b) in enumerate(zip(old, self.shown.lines, strict=False)) if a != b), None)
+            kept = min(len(old), len(self.shown.lines)) if kept is None else kept
+        else:
+            kept = followed.kept
+            lines = old[:kept] + tuple(line_of(step) for step in told.steps[kept:])
+            self.shown = replace(self.shown, lines=lines, status=status_of(told), can_replay=False)
+        box = self.ids.lines
+        for widget in box.children[: len(box.children) - kept]:  # children are newest first
+            box.remove_widget(widget)
+        self._add_lines(kept)
+        self.story = told
+        position = self.replay.position
+        self.replay = Replay(told)
+        self._show_status()
+        if self._board is not None:  # the replay showed another story: it is built again if it is still wanted
+            self._drop_board()
+            if self.mode == "replay":
+                if self.can_replay:
+                    self.replay_to(min(position, self.replay.count))
+                else:
+                    self.show_log()
 
     def scroll_to_newest(self) -> None:
         """The newest line is at the bottom: show it."""
@@ -266,11 +367,24 @@ class LogView(ModalView):
 
     def close(self) -> None:
         self.dismiss()
+        self._stop_following()
+        self._drop_board()
+        if self._on_close is not None:
+            self._on_close()
+
+    def on_dismiss(self) -> None:
+        self._stop_following()  # however the Log goes away, it stops listening to the game
+
+    def _stop_following(self) -> None:
+        self.live = None  # a change already on its way to the dispatcher finds nothing to follow
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    def _drop_board(self) -> None:
         if self._board is not None:
             self._board.session.store.close()
             self._board = None
-        if self._on_close is not None:
-            self._on_close()
 
 
 def open_past_game(
@@ -305,7 +419,10 @@ def open_log(screen: GameScreen) -> LogView | None:
     except UNREADABLE as trouble:  # e.g. the games file could not be read back
         screen.say(str(trouble), error=True)
         return None
-    view = LogView(session.store, told, lambda _game: type(screen))  # the replay draws with the game's own screen
+    view = LogView(
+        session.store, told, lambda _game: type(screen),  # the replay draws with the game's own screen
+        follow=session, dispatch=screen.table.dispatch, clock=screen.table.clock,
+    )  # fmt: skip
     view.open()
     return view
 
