@@ -15,7 +15,6 @@ import json
 import os
 import random
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -27,25 +26,10 @@ from companion import app_files
 from companion.session import Session
 from companion.store import Store
 from hardware.phones.codes import KIND, VERSION
+from tests.support.phone_app import pull_the_plug, start_elsewhere
 
-ROOT = Path(__file__).resolve().parents[2]
 KILLS = int(os.environ.get("PHONE_KILLS", "12"))  # more for a longer look by hand
 WAIT = 10.0  # seconds: generous bounds on loopback, never a speed assertion
-
-
-def start(db: Path, codes: Path) -> tuple[subprocess.Popen[str], int, int]:
-    child = subprocess.Popen(
-        [sys.executable, "-m", "tests.support.phone_app", str(db), str(codes)],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    line = child.stdout.readline() if child.stdout else ""
-    if not line:
-        child.kill()
-        pytest.fail(f"the app did not start (exit code {child.wait()})")
-    started = json.loads(line)
-    return child, int(started["port"]), int(started["game"])
 
 
 async def page_then_tap(url: str, rng: random.Random, child: subprocess.Popen[str]) -> dict[str, Any]:
@@ -83,7 +67,7 @@ def test_seat_codes_and_the_game_survive_a_dozen_pulled_plugs_mid_setup(tmp_path
     game = 0
     for kill in range(KILLS):
         expected = saved_page(db, game) if kill else None
-        child, port, game = start(db, codes)
+        child, port, game = start_elsewhere(db, codes)
         try:
             kept = app_files.read(codes, KIND, VERSION)
             assert kept is not None, "the codes file is there, and the app's own"
@@ -93,10 +77,7 @@ def test_seat_codes_and_the_game_survive_a_dozen_pulled_plugs_mid_setup(tmp_path
             url = f"http://127.0.0.1:{port}/seat/{tokens['Ann']}"
             arrived = asyncio.run(page_then_tap(url, rng, child))
         finally:
-            child.kill()
-            child.wait()
-            if child.stdout is not None:
-                child.stdout.close()
+            pull_the_plug(child)
         if expected is not None:
             assert arrived == expected, "the same URL shows Ann's page as the games file has the game"
         kept = app_files.read(codes, KIND, VERSION)

@@ -10,6 +10,7 @@ line (``{"port": ..., "game": ...}``) once it serves, then serves until killed.
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -87,6 +88,30 @@ class PhoneApp:
         """As the app stops (`systemctl restart`, the window closed): every phone is told, then the server goes."""
         self.ui.run(self.link.close)
         self.ui.stop()
+
+
+def start_elsewhere(db: Path, codes: Path, alive: float = ALIVE) -> tuple[subprocess.Popen[str], int, int]:
+    """The phone side of the app in a process of its own (stop it with `pull_the_plug`); its port and its game."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tests.support.phone_app", str(db), str(codes), str(alive)],
+        cwd=Path(__file__).resolve().parents[2],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    line = child.stdout.readline() if child.stdout else ""
+    if not line:
+        child.kill()
+        raise RuntimeError(f"the app did not start (exit code {child.wait()})")
+    started = json.loads(line)
+    return child, int(started["port"]), int(started["game"])
+
+
+def pull_the_plug(child: subprocess.Popen[str]) -> None:
+    """SIGKILL: no goodbye to any phone; the kernel closes the process's sockets. Safe twice."""
+    child.kill()
+    child.wait()
+    if child.stdout is not None:
+        child.stdout.close()
 
 
 def main(store_path: str, codes_path: str, alive: str = str(ALIVE)) -> None:

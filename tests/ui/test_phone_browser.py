@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol
@@ -24,7 +22,7 @@ import pytest
 from companion.games.quin.state import QuinState
 from companion.session import Session
 from companion.store import Store
-from hardware.phones.server import ALIVE, CLOSING, GAME_OVER, NO_TOKEN, SEAT_TAKEN
+from hardware.phones.server import CLOSING, GAME_OVER, NO_TOKEN, SEAT_TAKEN
 from tests.support.browser import (
     WAIT,
     BrowserMissing,
@@ -35,7 +33,7 @@ from tests.support.browser import (
     printed,
     printed_in,
 )
-from tests.support.phone_app import ANN, BO, PhoneApp
+from tests.support.phone_app import ANN, BO, PhoneApp, pull_the_plug, start_elsewhere
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "build" / "screenshots"
@@ -227,22 +225,6 @@ class Saved:
         return state
 
 
-def start_app_elsewhere(db: Path, codes: Path, alive: float = ALIVE) -> tuple[subprocess.Popen[str], int, int]:
-    """The phone side of the app in a process of its own; its port and its game."""
-    child = subprocess.Popen(
-        [sys.executable, "-m", "tests.support.phone_app", str(db), str(codes), str(alive)],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    line = child.stdout.readline() if child.stdout else ""
-    if not line:
-        child.kill()
-        pytest.fail(f"the app did not start (exit code {child.wait()})")
-    started = json.loads(line)
-    return child, int(started["port"]), int(started["game"])
-
-
 def test_a_phone_reconnects_by_itself_after_the_app_restarts(phones: dict[str, Any], tmp_path: Path) -> None:
     """Issue 15: the tests cover "a reconnect after the server restarts", and the page "says clearly when it has
     lost the connection". Our promise: nothing lost when someone kicks the power cable.
@@ -255,7 +237,7 @@ def test_a_phone_reconnects_by_itself_after_the_app_restarts(phones: dict[str, A
     """
     db, codes = tmp_path / "phones.db", tmp_path / "phone-codes.json"
     frames: dict[str, list[str]] = {ANN: [], BO: []}
-    child, port, game = start_app_elsewhere(db, codes)
+    child, port, game = start_elsewhere(db, codes)
     try:
         tokens = json.loads(codes.read_text())["games"][str(game)]
         urls = {player: f"http://127.0.0.1:{port}/seat/{tokens[player]}" for player in (ANN, BO)}
@@ -267,10 +249,7 @@ def test_a_phone_reconnects_by_itself_after_the_app_restarts(phones: dict[str, A
         saved = Saved(db, game)
         assert_private(phones, saved, frames)
     finally:
-        child.kill()  # the power cable
-        child.wait()
-        if child.stdout is not None:
-            child.stdout.close()
+        pull_the_plug(child)
     for player, driver in phones.items():
         wait_for(driver, lambda d: connection_line(d) == LOST, f"{player}'s page says it lost the connection")
     assert_private(phones, saved, frames)  # what the page still shows is its own
@@ -322,7 +301,7 @@ def test_a_table_that_falls_silent_is_called_lost_by_the_page_itself(phones: dic
     process is frozen (SIGSTOP: its sockets stay open, nothing more is sent), and the page, hearing no "alive"
     for 2.5 of its beats, says the connection is lost; thawed, it takes its own seat back by itself."""
     db, codes = tmp_path / "phones.db", tmp_path / "phone-codes.json"
-    child, port, game = start_app_elsewhere(db, codes, alive=0.4)
+    child, port, game = start_elsewhere(db, codes, alive=0.4)
     ann = phones[ANN]
     try:
         token = json.loads(codes.read_text())["games"][str(game)][ANN]
@@ -336,7 +315,4 @@ def test_a_table_that_falls_silent_is_called_lost_by_the_page_itself(phones: dic
         wait_for(ann, lambda d: connection_line(d) == "Connected", "back by itself once the table speaks again")
         assert "Private setup" in page_text(ann)
     finally:
-        child.kill()
-        child.wait()
-        if child.stdout is not None:
-            child.stdout.close()
+        pull_the_plug(child)
