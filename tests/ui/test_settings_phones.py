@@ -71,6 +71,13 @@ def test_settings_turn_the_phones_on_for_a_network_and_off_again_and_the_choice_
     assert ui.find_text(screen, "Phones"), "the Quin screen offers the codes"
     seat = table.phones.server.url_for("Ann")
     assert seat is not None and seat.startswith(url + "/seat/")
+    ui.tap(screen.ids.menu_button)  # the Menu offers the phones too, as in every game with private views
+    menu = next(w for w in ui.window.children if type(w).__name__ == "GameMenu")
+    ui.screenshot("menu-phones.png")
+    ui.tap(ui.find(menu, "phones_button"))
+    ui.settle()
+    panel = next(w for w in ui.window.children if type(w).__name__ == "PhonesPanel")
+    ui.tap(ui.find(panel, "close_button"))
     ui.app.go_home()
     ui.frames(3)
 
@@ -84,6 +91,9 @@ def test_settings_turn_the_phones_on_for_a_network_and_off_again_and_the_choice_
     screen = ui.start_game("quin", ["Ann", "Bo"])
     with pytest.raises(LookupError):
         ui.find_text(screen, "Phones")
+    ui.tap(screen.ids.menu_button)
+    menu = next(w for w in ui.window.children if type(w).__name__ == "GameMenu")
+    assert "phones_button" in menu.ids and menu.ids.phones_button.parent is None, "nor in the Menu"
 
 
 def test_the_choice_made_in_settings_wins_over_the_config_file_after_a_restart(ui: Any, table: Any) -> None:

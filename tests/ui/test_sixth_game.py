@@ -82,3 +82,38 @@ def test_pig_plays_headless_with_companion_play(pig, tmp_path, capsys):
     assert steps[6] == {"line": 7, "refused": "It is Bo's turn, not Ann's."}
     final = json.loads("\n".join(out[len(lines) :]))
     assert final["public_view"]["bets"] is None and final["outcome"] is None
+
+
+def test_pig_reaches_the_phones_through_its_views_alone(ui, pig):
+    """Issue 15: "When a game with private views starts (Quin today, and any later game through its `views`)",
+    each seat gets its code. Pig has private views and no phone page of its own: the Menu offers Phones, and
+    a seat's page is its player's own private view as plain rows, never another's bet."""
+    from dataclasses import replace
+
+    from companion.config import PhonesConfig
+    from tests.support.browser import printed_in
+    from tests.ui.test_phone_panel import Phone
+    from ui.phone_switch import start_phones, switch_of
+
+    ui.table.config = replace(ui.table.config, phones=PhonesConfig(enabled=True, port=0))
+    assert start_phones(ui.table) == []
+    try:
+        screen = ui.start_game("pig", ["Ann", "Bo"])
+        ui.tap(button(ui, screen, "Ann: bet on Bo"))
+        ui.tap(button(ui, screen, "Bo: bet on Ann"))
+        ui.tap(screen.ids.menu_button)
+        menu = next(w for w in ui.window.children if type(w).__name__ == "GameMenu")
+        ui.tap(ui.find(menu, "phones_button"))
+        ui.settle()
+        panel = next(w for w in ui.window.children if type(w).__name__ == "PhonesPanel")
+        ui.tap(ui.find_text(panel, "Ann: show my code"))
+        assert panel.url.startswith(switch_of(ui.table).url + "/seat/")
+        ann = Phone(panel.url)
+        assert ui.wait_until(lambda: ann.pages and ann.pages[-1], timeout=10)
+        rows = printed_in(ann.pages[-1])
+        assert "my bet: Bo" in rows, rows  # Ann's own bet, as her private view has it
+        assert "bets: -" in rows and not any("bet" in row and "Ann" in row for row in rows), "never Bo's bet on Ann"
+        assert "Ann" in ann.pages[-1]["title"]
+        ui.tap(ui.find(panel, "close_button"))
+    finally:
+        switch_of(ui.table).stop()

@@ -108,6 +108,7 @@ class GameScreen(Screen):
         load_kv(KV)
         self.table = table
         self._on_home = on_home
+        self.phone_choices: set[str] = set()  # display seats whose player chose a phone too, while this game shows
         super().__init__(name=f"game:{session.game.name}", **kwargs)
         self.session = session
         self.title = session.game.title
@@ -263,6 +264,27 @@ class GameScreen(Screen):
         self.say(leaver.done_text)
         return True
 
+    @property
+    def can_show_phones(self) -> bool:
+        """The phones are on, and this game has private views for them (its display module)."""
+        return bool(self.table.phones_wanted) and self.session.game.display is not None
+
+    def open_phones(self) -> Any:
+        """The phones panel: a code per seat, one at a time, on its own tap; a seat with a display may add a phone."""
+        from ui.widgets.phones import PhonesPanel  # loaded when first wanted
+
+        link = self.table.phones  # None until the phones have started (or when they could not)
+        if link is not None:
+            link.attach(self.session)  # this game's seats get their codes
+        hub = self.table.displays
+        paired = [s.player for s in hub.status() if s.player and s.state != "unpaired"] if hub is not None else []
+        names = [p.name for p in self.session.options.players]
+        panel = PhonesPanel(
+            phones=getattr(link, "server", None), players=names, paired=paired, chosen=self.phone_choices
+        )
+        panel.open()
+        return panel
+
     def open_log(self) -> None:
         """The game's story: its public events, each with its time (`ui.screens.log`)."""
         from ui.screens.log import open_log
@@ -301,7 +323,8 @@ class GameScreen(Screen):
 
 
 class GameMenu(FittedPopup):
-    """The game menu: the clock, who goes first, the log, someone leaving, home keeping the game, or ending it.
+    """The game menu: the clock, who goes first, the log, someone leaving, home keeping the game, or ending it;
+    and the phones, in a game with private views while they are on.
 
     Two columns of big buttons, so that all of them fit 480 pixels, and as
     tall as its title and buttons need (`FittedPopup`; issue 14: with a fixed
@@ -309,6 +332,11 @@ class GameMenu(FittedPopup):
     """
 
     screen = ObjectProperty(None)
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        super().on_kv_post(base_widget)
+        if not self.screen.can_show_phones:  # taken out, not greyed: most games never have phones
+            self.ids.phones_button.parent.remove_widget(self.ids.phones_button)
 
 
 class TopBar(BoxLayout):

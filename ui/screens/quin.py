@@ -151,7 +151,6 @@ class QuinScreen(GameScreen):
         self.pieces: dict[PieceKey, QuinPiece] = {}  # the shared screen's pieces, made once
         self._setup_pieces: dict[str, QuinPiece] = {}  # the private panel's, made with it
         self._chips: dict[tuple[str, str], QuinChip] = {}
-        self.phone_choices: set[str] = set()  # display seats whose player chose a phone too, while this game shows
         self._idle = Clock.create_trigger(lambda _dt: self.hide_private(), PRIVATE_IDLE_SECONDS)
         self._redraw = Clock.create_trigger(lambda _dt: self.draw())
         self._rng = random.SystemRandom()
@@ -180,28 +179,12 @@ class QuinScreen(GameScreen):
         self.table_view.ids.display_spot.add_widget(DisplayStatusStrip(hub=hub))
 
     def _add_phones_button(self) -> None:
-        # With the phones on, each player may follow their own view on their phone (the phones panel).
-        if not self.table.phones_wanted:
+        # With the phones on, one tap opens the phones panel (it is in the Menu too, as for every such game).
+        if not self.can_show_phones:
             return
         button = Factory.BigButton(text="Phones")
         button.bind(on_release=lambda _b: self.open_phones())
         self.table_view.ids.display_spot.add_widget(button)
-
-    def open_phones(self) -> Any:
-        """The phones panel: a code per seat, one at a time, on its own tap; a seat with a display may add a phone."""
-        from ui.widgets.phones import PhonesPanel
-
-        link = getattr(self.table, "phones", None)  # built once the hardware has started
-        if link is not None:
-            link.attach(self.session)  # this game's seats get their tokens
-        hub = getattr(self.table, "displays", None)
-        paired = [s.player for s in hub.status() if s.player and s.state != "unpaired"] if hub is not None else []
-        names = [p.name for p in self.session.options.players]
-        panel = PhonesPanel(
-            phones=getattr(link, "server", None), players=names, paired=paired, chosen=self.phone_choices
-        )
-        panel.open()
-        return panel
 
     def _shown(self) -> QuinShown:
         players = self.session.options.players
