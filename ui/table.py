@@ -36,12 +36,6 @@ class Table:
     choices: TableChoices | None = None  # what Settings chose, kept across restarts (None: the config's alone)
     phone_switch: Any = None  # turns the phones on and off (`ui.phone_switch.PhoneSwitch`), made on first use
 
-    @property
-    def phones_wanted(self) -> bool:
-        """Phones are turned on: in Settings, or else in the config file (they may still be starting)."""
-        chosen = self.choices.phones if self.choices is not None else None
-        return chosen.on if chosen is not None else self.config.phones.enabled
-
 
 def open_store(path: Path) -> tuple[Store, list[str]]:
     """The games file for the app, and a sentence for each thing the table should know about it.

@@ -102,12 +102,12 @@ def test_the_choice_made_in_settings_wins_over_the_config_file_after_a_restart(u
     switch_of(table).choose("lo")
     switch_of(table).stop()
     table.choices = TableChoices.load(table.choices.path)  # as the next start reads it
-    assert table.phones_wanted and start_phones(table) == [] and table.phones is not None
+    assert switch_of(table).wanted.on and start_phones(table) == [] and table.phones is not None
     assert fetch(switch_of(table).url + "/seat/nonsense")[1].count(NO_TOKEN) == 1
     switch_of(table).choose(None)
     table.config = replace(table.config, phones=PhonesConfig(enabled=True, port=0))
     table.choices = TableChoices.load(table.choices.path)
-    assert not table.phones_wanted and start_phones(table) == [] and table.phones is None
+    assert not switch_of(table).wanted.on and start_phones(table) == [] and table.phones is None
 
 
 def test_a_network_without_an_address_is_waited_for_and_said_so(ui: Any, table: Any) -> None:

@@ -267,7 +267,9 @@ class GameScreen(Screen):
     @property
     def can_show_phones(self) -> bool:
         """The phones are on, and this game has private views for them (its display module)."""
-        return bool(self.table.phones_wanted) and self.session.game.display is not None
+        from ui.phone_switch import switch_of
+
+        return switch_of(self.table).wanted.on and self.session.game.display is not None
 
     def open_phones(self) -> Any:
         """The phones panel: a code per seat, one at a time, on its own tap; a seat with a display may add a phone."""
