@@ -44,10 +44,6 @@ class PhoneSwitch:
         config = self.table.config.phones
         return PhonesChoice(config.enabled, config.interface if config.enabled else "")
 
-    @property
-    def running(self) -> bool:
-        return self.table.phones is not None
-
     def start(self) -> list[str]:
         """Start as wanted (stopping what runs first); the sentences the table should read (none: all well)."""
         self.stop()

@@ -35,7 +35,10 @@ def networks() -> list[Network]:
 
 
 def address_of(listen: str) -> str | None:
-    """The address to bind for `listen`: an address as it is, a network's name its address now (None: none now)."""
+    """The address to bind for `listen`: an address (or "localhost", as the config file may say) as it is, a
+    network's name its address now (None: it has none now)."""
+    if listen == "localhost":
+        return listen
     try:
         return str(ipaddress.ip_address(listen))
     except ValueError:

@@ -40,6 +40,10 @@ def test_the_config_files_address_is_shown_as_the_network_that_has_it() -> None:
     )
     assert shown.chosen == "wlan0" and len(shown.choices) == 3
     assert "(as the config file says)" in shown.status
+    localhost = phones_setting(
+        PhonesChoice(True, "localhost"), [WIFI, LO], url="http://127.0.0.1:8470", note="", from_config=True
+    )
+    assert localhost.chosen == "lo" and len(localhost.choices) == 3, '"localhost": the This machine only button'
 
 
 def test_every_network_and_a_network_gone_are_choices_too_so_what_is_in_force_always_shows() -> None:

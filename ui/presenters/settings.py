@@ -69,7 +69,8 @@ def phones_setting(
     chosen = OFF
     if wanted.on:
         by_address = {n.address: n.name for n in networks}
-        chosen = by_address.get(wanted.listen, wanted.listen)
+        address = "127.0.0.1" if wanted.listen == "localhost" else wanted.listen  # the config file may say so
+        chosen = by_address.get(address, wanted.listen)
         if chosen not in {value for value, _words in choices}:
             extra = "Every network\n0.0.0.0" if wanted.listen == EVERYWHERE else f"{wanted.listen}\nno address now"
             choices.append((wanted.listen, extra))
