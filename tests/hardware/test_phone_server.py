@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import queue
 import shutil
 import ssl
 import subprocess
@@ -42,6 +41,7 @@ from hardware.phones.server import (
     AttemptLimit,
     PhoneServer,
 )
+from tests.support.ui_thread import UiThread
 
 HEADERS = {
     "Cache-Control": "no-store",
@@ -50,26 +50,6 @@ HEADERS = {
     "X-Frame-Options": "DENY",
 }
 WAIT = 5.0  # seconds: a generous bound on loopback, never a speed assertion
-
-
-class UiThread:
-    """The UI thread's stand-in: one thread running, in order, what `call_soon` hands it."""
-
-    def __init__(self) -> None:
-        self._work: queue.Queue[Callable[[], None] | None] = queue.Queue()
-        self.thread = threading.Thread(target=self._run, name="ui", daemon=True)
-        self.thread.start()
-
-    def __call__(self, fn: Callable[[], None]) -> None:
-        self._work.put(fn)
-
-    def _run(self) -> None:
-        while (fn := self._work.get()) is not None:
-            fn()
-
-    def close(self) -> None:
-        self._work.put(None)
-        self.thread.join(5)
 
 
 @dataclass
@@ -124,7 +104,7 @@ def table() -> Iterator[Table]:
     made = Table(ui)
     made.pages = {"Ann": page_of("Ann", "Light"), "Bo": page_of("Bo", "Shadow")}
     yield made
-    ui.close()
+    ui.stop()
     assert made.off_ui_thread == [], "render and act run on the UI thread only"
 
 

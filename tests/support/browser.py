@@ -1,4 +1,4 @@
-"""Debian's headless Chromium as a phone (390×844), driven by selenium, and a stand-in UI thread.
+"""Debian's headless Chromium as a phone (390×844), driven by selenium.
 
 No browser is ever downloaded: selenium is given Debian's own chromedriver and
 chromium. Each `phone()` is a Chrome instance of its own (its own profile), its
@@ -8,19 +8,13 @@ page's WebSocket frames readable from the performance log.
 from __future__ import annotations
 
 import json
-import queue
 import shutil
-import threading
-from collections.abc import Callable
-from concurrent.futures import Future
-from typing import Any, TypeVar
+from typing import Any
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 WIDTH, HEIGHT = 390, 844
 WAIT = 20.0  # seconds: generous, a loaded machine still passes
-
-T = TypeVar("T")
 
 
 class BrowserMissing(RuntimeError):
@@ -83,36 +77,3 @@ def printed_in(page: dict[str, Any] | None) -> list[str]:
         return []
     rows = [str(row.get("text")) for section in page.get("sections") or [] for row in section.get("rows") or []]
     return rows + [str(choice.get("label")) for choice in page.get("choices") or []]
-
-
-class UiThread:
-    """The UI thread's stand-in: the session lives here; the server hands its work over with `__call__`."""
-
-    def __init__(self) -> None:
-        self._work: queue.Queue[Callable[[], None] | None] = queue.Queue()
-        self._thread = threading.Thread(target=self._run, name="ui-standin", daemon=True)
-        self._thread.start()
-
-    def __call__(self, fn: Callable[[], None]) -> None:
-        self._work.put(fn)
-
-    def run(self, fn: Callable[[], T]) -> T:
-        """Run `fn` here, as the touchscreen would, and wait for its answer."""
-        done: Future[T] = Future()
-
-        def job() -> None:
-            try:
-                done.set_result(fn())
-            except BaseException as error:  # handed back to the caller
-                done.set_exception(error)
-
-        self(job)
-        return done.result(timeout=WAIT)
-
-    def _run(self) -> None:
-        while (fn := self._work.get()) is not None:
-            fn()
-
-    def stop(self) -> None:
-        self._work.put(None)
-        self._thread.join(5)

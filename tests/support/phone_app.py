@@ -22,7 +22,7 @@ from companion.session import Session
 from companion.store import Store
 from hardware.phones.codes import SeatCodes
 from hardware.phones.server import ALIVE, PhoneServer
-from tests.support.browser import UiThread
+from tests.support.ui_thread import UiThread
 from ui.phones import PhoneTable
 
 ANN, BO = "Ann", "Bo"
