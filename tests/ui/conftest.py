@@ -151,6 +151,17 @@ class Ui:
     def screen(self) -> Any:
         return self.app.screens.current_screen
 
+    def reopen(self, path: Path) -> None:
+        """As after a power cut: the store closed, a new store, table and home screen on the games file `path`."""
+        from companion.config import Config
+        from ui.table import Table
+
+        self.store.close()
+        self.store = Store.open(path)
+        self.table = Table(store=self.store, config=Config(), dice=RandomDice.seeded(7))
+        self.app.reset(self.table)
+        self.frames(3)
+
     def resize(self, width: int, height: int) -> None:
         self.window.size = (width, height)
         self.wait(0.5)  # Xvfb needs a moment before a grown window draws cleanly

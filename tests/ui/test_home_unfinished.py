@@ -10,8 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from companion.config import Config
-from companion.dice import RandomDice
 from companion.session import Session
 from companion.store import Store
 from tests.support import golden
@@ -36,17 +34,6 @@ def _positions(ui: Any) -> list[tuple[float, float, float, float]]:
     return [(*b.to_window(*b.pos), b.width, b.height) for b in _game_buttons(ui.screen)]
 
 
-def _restart(ui: Any, path: Path) -> None:
-    """As after a power cut: the store closed, a new store and a new home screen on the same file."""
-    from ui.table import Table
-
-    ui.store.close()
-    ui.store = Store.open(path)
-    ui.table = Table(store=ui.store, config=Config(), dice=RandomDice.seeded(7))
-    ui.app.reset(ui.table)
-    ui.frames(3)
-
-
 def test_three_unfinished_games_listed_resumed_exactly_in_any_order_and_one_discarded_after_asking(ui, tmp_path):
     path = Path(ui.store.path)
     empty = _positions(ui)
@@ -55,7 +42,7 @@ def test_three_unfinished_games_listed_resumed_exactly_in_any_order_and_one_disc
     clock = iter(range(1_750_000_000, 1_750_100_000, 60))
     sessions = [_play_part(ui.store, script, lambda: float(next(clock))) for script in SCRIPTS]
     before = {s.game_id: (s.game.name, s.state, len(s.moves), s.redo_moves) for s in sessions}
-    _restart(ui, path)
+    ui.reopen(path)
 
     home = ui.screen
     rows = home.unfinished_rows
@@ -75,7 +62,7 @@ def test_three_unfinished_games_listed_resumed_exactly_in_any_order_and_one_disc
         name, state, moves, redo = before[game_id]
         assert (resumed.game.name, resumed.state, len(resumed.moves), resumed.redo_moves) == (name, state, moves, redo)
         ui.app.go_home()
-        _restart(ui, path)
+        ui.reopen(path)
         assert len(ui.screen.unfinished_rows) == 3, "resuming and going home keeps every game"
 
     # Discard asks first: keeping it changes nothing; confirming drops that game only

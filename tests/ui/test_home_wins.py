@@ -9,8 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from companion.config import Config
-from companion.dice import RandomDice
 from companion.game import Options
 from companion.session import Session
 from companion.store import Store
@@ -26,17 +24,6 @@ def _play_through(store: Store, script: str, clock: Any) -> Session:
     session = golden.play(store, script, clock=clock)
     assert session.outcome is not None, f"{script} is played to its end"
     return session
-
-
-def _reopen(ui: Any, path: Path) -> None:
-    """A new store and a new home screen on the games file at `path`, as after a restart."""
-    from ui.table import Table
-
-    ui.store.close()
-    ui.store = Store.open(path)
-    ui.table = Table(store=ui.store, config=Config(), dice=RandomDice.seeded(7))
-    ui.app.reset(ui.table)
-    ui.frames(3)
 
 
 def _popup(ui: Any) -> Any:
@@ -66,7 +53,7 @@ def test_wins_chart_and_past_games_from_finished_games_each_opening_its_log(ui):
     left = Session.start(ui.store, "quin", Options.for_names("Ann", "Bo"), clock=lambda: float(next(clock)))
     left.act({"type": "leave", "player": "Bo"})  # "the other player wins, with the reason "left""
     unfinished = Session.start(ui.store, "quintet", Options.for_names("Ann", "Cy"), clock=lambda: float(next(clock)))
-    _reopen(ui, path)
+    ui.reopen(path)
     home = ui.screen
 
     expected = ui.store.wins_by_game()
@@ -112,7 +99,7 @@ def test_two_thousand_games_the_chart_counts_as_by_hand_and_past_games_page_thro
     path = tmp_path / "many.db"
     games = ended_games(2000)
     write_file(path, games)
-    _reopen(ui, path)
+    ui.reopen(path)
     home = ui.screen
     assert home.name == "home" and ui.screen is home
     expected = by_hand(games)
