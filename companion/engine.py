@@ -332,10 +332,20 @@ class Game:
     # -- seeing -----------------------------------------------------------------------------
 
     def public_view(self, state: Any) -> View:
-        return self.views.public_view(state)
+        """The game's public view, with the engine's `over` and `outcome` (see `_with_end`)."""
+        return self._with_end(self.views.public_view(state), state)
 
     def private_view(self, state: Any, player: str) -> View:
-        return self.views.private_view(state, player)
+        return self._with_end(self.views.private_view(state, player), state)
+
+    def _with_end(self, view: View, state: Any) -> View:
+        """`view` saying the end as the engine knows it, in every game and every view.
+
+        ``over`` is true exactly when there is an ``outcome``: a game's rules
+        know their own ends, but only the engine knows the end by leaving.
+        """
+        ended = self.outcome(state)
+        return {**view, "over": ended is not None, "outcome": ended.to_json() if ended else None}
 
     def public_event(self, event: Event) -> dict[str, Any]:
         """`event` as everyone may read it (a headless log, a history screen): secrets stripped."""
@@ -350,7 +360,7 @@ class Game:
 
     def revealed_view(self, state: Any) -> View:
         """The public view with every secret shown: for a finished game, where nothing is secret any more."""
-        return self.views.revealed_view(state)
+        return self._with_end(self.views.revealed_view(state), state)
 
     def phone_page(self, view: View) -> dict[str, Any] | None:
         """A player's private `view` as a phone page (the structure ``hardware.phones`` renders), or None.

@@ -137,12 +137,21 @@ ABANDONED = "abandoned"
 """The `Outcome.reason` the store gives a game the table left unfinished for good."""
 
 
+SEAT_COLOURS: tuple[str, ...] = ("#e53935", "#1e88e5", "#43a047", "#fdd835", "#8e24aa")
+"""The table's colours, one per seat in seat order: what a player has unless they choose their own (hex)."""
+
+
+def seat_colour(seat: int) -> str:
+    """The table's colour for seat `seat` (0 is the first), round again past the fifth."""
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
 @dataclass(frozen=True)
 class Player:
     """Someone at the table: a name and a colour, in seat order."""
 
     name: str
-    colour: str = "#4fc3f7"
+    colour: str = SEAT_COLOURS[0]
 
 
 @dataclass(frozen=True)
@@ -164,13 +173,13 @@ class Options:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Options:
-        players = tuple(Player(p["name"], p.get("colour", "#4fc3f7")) for p in data["players"])
+        players = tuple(Player(p["name"], p.get("colour", seat_colour(i))) for i, p in enumerate(data["players"]))
         return cls(players, dict(data.get("settings", {})))
 
     @classmethod
     def for_names(cls, *names: str, **settings: Any) -> Options:
-        """Shorthand for tests and scripts: ``Options.for_names("Ann", "Bo")``."""
-        return cls(tuple(Player(n) for n in names), settings)
+        """The players `names` in seat order, each in their seat's table colour: ``Options.for_names("Ann", "Bo")``."""
+        return cls(tuple(Player(n, seat_colour(i)) for i, n in enumerate(names)), settings)
 
 
 @dataclass(frozen=True)

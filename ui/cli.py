@@ -20,7 +20,7 @@ from companion import config as config_file
 from companion import paths
 from companion.choices import TableChoices
 from companion.dice import RandomDice
-from companion.game import Options, Player, Refusal, RuleError, SetupError
+from companion.game import Options, Refusal, RuleError, SetupError
 from companion.games import names
 from companion.session import Session
 from companion.store import Store, StoreRefused
@@ -90,7 +90,7 @@ def _parser() -> argparse.ArgumentParser:
         help="run a game headless from a file of JSON actions",
         description='Apply one JSON action per line (e.g. {"type": "roll", "player": "Ann"}) and print each '
         "line's events as the whole table may read them, or the sentence refusing it, then the final public view "
-        'and outcome as JSON. Nothing printed names a hidden identity: a private action (a setup step, a secret '
+        "and outcome as JSON. Nothing printed names a hidden identity: a private action (a setup step, a secret "
         'bet) that was refused shows as "refused (private)", its reason only with --private. '
         'Besides each game\'s own actions, {"type": "undo"} and {"type": "redo"} work in every game. '
         "With --actions - each line of standard input is applied (and its result printed) as it arrives. "
@@ -114,8 +114,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="ID",
         help="with --resume: which unfinished game, by its number (needed when --db holds several)",
     )
-    play_cmd.add_argument("--setting", action="append", default=[], metavar="KEY=JSON",
-                          help='a game setting, e.g. --setting capture_rule=\\"arcade\\" (repeatable)')
+    play_cmd.add_argument(
+        "--setting",
+        action="append",
+        default=[],
+        metavar="KEY=JSON",
+        help='a game setting, e.g. --setting capture_rule=\\"arcade\\" (repeatable)',
+    )
     play_cmd.add_argument(
         "--private",
         action="store_true",
@@ -179,8 +184,10 @@ def play(args: argparse.Namespace) -> int:
     if args.game_id is not None and not args.resume:
         return refuse("--game ID names an unfinished game to continue: use it with --resume.")
     if not args.resume and (args.game is None or args.players is None):
-        return refuse("name the game and the players (e.g. quintet --players Ann,Bo), or continue a saved game "
-                      "with --resume --db PATH.")
+        return refuse(
+            "name the game and the players (e.g. quintet --players Ann,Bo), or continue a saved game "
+            "with --resume --db PATH."
+        )
     try:
         settings = dict(_setting(s) for s in args.setting)
         lines = _read_actions(args.actions)
@@ -199,8 +206,9 @@ def play(args: argparse.Namespace) -> int:
             if args.resume:
                 session = _resume(store, args, settings, dice)
             else:
-                players = tuple(Player(name.strip()) for name in args.players.split(",") if name.strip())
-                session = Session.start(store, args.game, Options(players, settings), dice=dice, clock=lambda: 0.0)
+                named = [name.strip() for name in args.players.split(",") if name.strip()]
+                options = Options(Options.for_names(*named).players, settings)  # each seat in the table's colour
+                session = Session.start(store, args.game, options, dice=dice, clock=lambda: 0.0)
         except (SetupError, LookupError, Refusal) as problem:
             return refuse(problem)
         try:
@@ -443,9 +451,7 @@ def run(args: argparse.Namespace, *, on_first_frame: Callable[[], None] | None =
     from ui.dispatch import clock_dispatcher
 
     table.dispatch = clock_dispatcher
-    CompanionApp(
-        table, on_first_frame=on_first_frame, start_hardware=start_hardware, resume_on_start=appliance
-    ).run()
+    CompanionApp(table, on_first_frame=on_first_frame, start_hardware=start_hardware, resume_on_start=appliance).run()
     return 0
 
 

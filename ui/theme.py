@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from kivy.utils import get_color_from_hex
 
+from companion import game
+
 RGBA = tuple[float, float, float, float]
 
 
@@ -72,5 +74,5 @@ UNPAIRED = MUTED
 TONES: dict[str, RGBA] = {"text": TEXT, "muted": MUTED, "accent": ACCENT, "warn": WARN, "go": GO}
 """Colours a presenter may ask for by meaning (a headline's ``tone``), never by value."""
 
-SEAT_COLOURS = ("#e53935", "#1e88e5", "#43a047", "#fdd835", "#8e24aa")
-"""Five clearly different colours, one per seat, that read on a dark screen (players' data, as hex)."""
+SEAT_COLOURS = game.SEAT_COLOURS
+"""Five clearly different colours, one per seat, that read on a dark screen (players' data, as hex; the core's)."""

@@ -63,7 +63,14 @@ def _name(number: int) -> str:
     return f"{SCRIPTS[number // 2].stem}-{'short' if number % 2 else 'end'}"
 
 
-@pytest.mark.parametrize("number", range(2 * len(SCRIPTS)), ids=_name)
+RULED_SINCE = {"quark-3p-dry-bank"}
+"""Scripts whose game the rules have changed since the save: Cy's End-turn hand count now draws the card from
+the quark deck (RULINGS, Quark corrections), so the deck runs out a round earlier than it did when it was saved."""
+
+
+@pytest.mark.parametrize(
+    "number", [n for n in range(2 * len(SCRIPTS)) if SCRIPTS[n // 2].stem not in RULED_SINCE], ids=_name
+)
 def test_a_game_saved_before_resumes_exactly(saved, tmp_path, number):
     script, stop_short = SCRIPTS[number // 2], 3 * (number % 2)
     with Store.open(tmp_path / "today.db") as today:
@@ -78,3 +85,16 @@ def test_a_game_saved_before_resumes_exactly(saved, tmp_path, number):
         assert loaded.pending_draws == expected.pending_draws
         assert loaded.outcome == expected.outcome
         assert loaded.public_view() == expected.public_view()
+
+
+@pytest.mark.parametrize(
+    "number", [n for n in range(2 * len(SCRIPTS)) if SCRIPTS[n // 2].stem in RULED_SINCE], ids=_name
+)
+def test_a_game_ruled_since_loads_with_every_card_counted(saved, number):
+    """RULINGS: "The hand count given at End turn is the same correction … Every card of the game stays
+    counted". An older save's hand count is read as today's correction: it loads, and every card is somewhere."""
+    from companion.games.quark.state import CARDS_IN, DECKS
+
+    with Store.read(saved) as before:
+        loaded = Session.load(before, number + 1, clock=lambda: 0.0)
+    assert {name: loaded.state.cards_counted(name) for name in DECKS} == CARDS_IN

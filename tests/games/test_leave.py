@@ -211,7 +211,7 @@ def test_quark_tokens_go_back_to_the_bank_and_the_leaver_is_not_scored(store: St
     state: QuarkState = quark.setup(Options.for_names("Ann", "Bo", "Cy"))
     cy = state.seat_of("Cy")
     seats = list(state.seats)
-    seats[cy] = replace(seats[cy], energy=9, protons=2, neutrons=1, particle_points=40, particles=5)
+    seats[cy] = replace(seats[cy], energy=9, protons=2, neutrons=1, particle_points=40, baryons=3, mesons=2)
     state = replace(
         state,
         seats=tuple(seats),
@@ -332,7 +332,7 @@ def test_each_game_tells_the_table_who_left(store: Store) -> None:
     quin = start(store, "quin", "Ann", "Bo")
     quin.act(leave("Ann"))
     view = quin.public_view()
-    assert view["phase"] == "over" and view["outcome"]["reason"] == LEFT and view["outcome"]["winner"] == "Bo"
+    assert view["phase"] == "over" and view["outcome"]["reason"] == LEFT and view["outcome"]["winners"] == ["Bo"]
 
 
 def test_every_registered_game_takes_leave() -> None:

@@ -114,9 +114,9 @@ def test_setup_counts(players: int) -> None:
     assert (state.bank_protons, state.bank_neutrons) == (16, 20)
     view = GAME.public_view(state)
     assert view["decks"] == {
-        "quark": {"deck": 88 + 33 - 5 * players - 3, "row": 3},
-        "baryon": {"deck": 24 - 3, "row": 3},
-        "meson": {"deck": 23 - 3, "row": 3},
+        "quark": {"deck": 88 + 33 - 5 * players - 3, "row": 3, "discard": 0, "out": 0},
+        "baryon": {"deck": 24 - 3, "row": 3, "discard": 0, "out": 0},
+        "meson": {"deck": 23 - 3, "row": 3, "discard": 0, "out": 0},
     }
     assert view["current"] == "Ann" and view["actions_left"] == 2
 

@@ -8,7 +8,6 @@ impossible it refuses with a sentence."
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -78,21 +77,21 @@ def seat(state: QuarkState, name: str) -> Any:
 def quark_cards(state: QuarkState) -> int:
     """Every quark card the companion counts: the deck, its row, the hands, the decayed cards, the discard pile."""
     quark = state.deck("quark")
-    return quark.deck + quark.row + state.discard + sum(s.hand + s.decayed for s in state.seats)
+    return quark.deck + quark.row + state.discard + quark.out + sum(s.hand + s.decayed for s in state.seats)
 
 
 def check_totals(state: QuarkState) -> None:
-    """The game's totals: the rules' "80 Energy Tokens", "16 Proton Tokens", "20 Neutron Tokens", and the cards."""
+    """The game's totals: the rules' "80 Energy Tokens", "16 Proton Tokens", "20 Neutron Tokens", and the cards
+    (RULINGS: "deck + rows + hands + decayed + discard + particles + out of the game is always the game's total")."""
     assert state.bank_energy + sum(s.energy for s in state.seats) == ENERGY_TOKENS
     assert state.bank_protons + sum(s.protons for s in state.seats) == PROTON_TOKENS
     assert state.bank_neutrons + sum(s.neutrons for s in state.seats) == NEUTRON_TOKENS
-    assert quark_cards(state) <= QUARK_CARDS
-    particle_cards = sum(d.deck + d.row for d in state.decks if d.name != "quark")
-    assert particle_cards + sum(s.particles for s in state.seats) <= BARYON_CARDS + MESON_CARDS
-    assert state.deck("baryon").deck + state.deck("baryon").row <= BARYON_CARDS
-    assert state.deck("meson").deck + state.deck("meson").row <= MESON_CARDS
+    assert quark_cards(state) == QUARK_CARDS
+    baryon, meson = state.deck("baryon"), state.deck("meson")
+    assert baryon.deck + baryon.row + baryon.discard + baryon.out + sum(s.baryons for s in state.seats) == BARYON_CARDS
+    assert meson.deck + meson.row + meson.discard + meson.out + sum(s.mesons for s in state.seats) == MESON_CARDS
     for deck in state.decks:
-        assert deck.deck >= 0 and 0 <= deck.row <= ROW
+        assert min(deck.deck, deck.discard, deck.out) >= 0 and 0 <= deck.row <= ROW
     for s in state.seats:
         assert min(s.energy, s.protons, s.neutrons, s.particle_points, s.hand) >= 0
 
@@ -139,13 +138,23 @@ def test_a_hand_draws_from_the_quark_deck_and_discards_to_the_pile() -> None:
 
 @pytest.mark.parametrize("counter", TABLE_COUNTERS)
 def test_deck_counts_and_rows_up_and_down(counter: str) -> None:
-    """Issue 14: "and the deck counts and rows"; they are the table's, so the action names no player."""
+    """Issue 14: "and the deck counts and rows"; they are the table's, so the action names no player.
+    RULINGS: "Lowering a deck or a row puts the difference on the discard pile … raising one takes it from the
+    discard pile"."""
     name, part = counter.split("_")
-    state = correct(start(), counter, 1)
-    assert getattr(state.deck(name), part) == 1
+    state = correct(played(start()), counter, 1)
+    was = getattr(played(start()).deck(name), part)
+    assert getattr(state.deck(name), part) == 1 and state.deck(name).discard == was - 1
     back = correct(state, counter, 2)
-    assert getattr(back.deck(name), part) == 2
+    assert getattr(back.deck(name), part) == 2 and back.deck(name).discard == was - 2
     check_totals(back)
+
+
+def played(state: QuarkState) -> QuarkState:
+    """`state` once Ann has taken an action: a deck corrected to 0 then triggers the end but does not end the game."""
+    for event in decide(state, {"type": "decay", "player": "Ann"}):
+        state = GAME.evolve(state, event)
+    return state
 
 
 def test_the_old_hand_count_is_a_correction_of_the_hand() -> None:
@@ -176,36 +185,33 @@ def test_the_bank_cannot_cover_it() -> None:
 
 def test_a_hand_cannot_draw_more_than_the_quark_deck_has() -> None:
     """Rules: "When the last card from any of the three draw decks are drawn" there are no more to draw."""
-    state = correct(start(), "quark_deck", 2)
-    assert refused(state, "hand", 9, "Ann") == "The quark deck has only 2 cards: Ann's hand can be at most 7."
+    state = correct(played(start()), "quark_deck", 2)
+    assert refused(state, "hand", 9, "Ann") == "The quark deck has only 2 cards: Ann's hand can be at most 6."
     state = correct(state, "quark_deck", 0)
-    assert refused(state, "hand", 6, "Ann") == "The quark deck has no cards: Ann's hand can be at most 5."
+    assert refused(state, "hand", 6, "Ann") == "The quark deck has no cards: Ann's hand can be at most 4."
 
 
-def test_decks_and_rows_hold_only_the_cards_the_game_has() -> None:
-    """Rules: "24 Baryon Cards", "23 Meson Cards", 88 + 33 quark cards, and "deal three cards face up"."""
-    state = start()
+def test_a_deck_or_row_is_raised_only_from_its_discard_pile() -> None:
+    """RULINGS: "raising one takes it from the discard pile, and is refused beyond what the discard pile holds";
+    "a row holds at most 3"."""
+    state = played(start())
     assert refused(state, "quark_row", 4) == "A face-up row holds 3 cards: there can be at most 3 face-up quark cards."
     assert refused(state, "baryon_deck", 22) == (
-        "There are 24 baryon cards and 3 of them are face up or created: the baryon deck can hold at most 21."
+        "The baryon deck can be at most 21: more cards come from the pile of baryon cards set aside, "
+        "which holds 0 cards."
     )
-    assert refused(state, "quark_deck", QUARK_CARDS) == (
-        "There are 121 quark cards and 18 of them are face up, in hands, decayed or discarded: "
-        "the quark deck can hold at most 103."
+    assert refused(state, "quark_deck", 104) == (
+        "The quark deck can be at most 103: more cards come from the quark discard pile, which holds 0 cards."
     )
-    # Created particles are baryons or mesons: those the meson deck cannot account for came from the baryons.
-    state = replace(state, seats=tuple(replace(s, particles=3) for s in state.seats))  # 9 created
-    assert "the meson deck can hold at most 11" in refused(state, "meson_deck", 21)  # the baryons are all there
-    state = correct(correct(state, "baryon_deck", 15), "meson_deck", 17)  # so 6 of the 9 are baryons
-    assert refused(state, "baryon_deck", 16) == (
-        "There are 24 baryon cards and 9 of them are face up or created: the baryon deck can hold at most 15."
+    lowered = correct(correct(state, "baryon_deck", 15), "baryon_row", 1)  # 6 + 2 cards set aside
+    assert lowered.deck("baryon").discard == 8
+    assert correct(lowered, "baryon_row", 3).deck("baryon").discard == 6  # back to the row from the pile
+    assert correct(lowered, "baryon_deck", 23).deck("baryon").discard == 0
+    assert refused(lowered, "baryon_deck", 24) == (
+        "The baryon deck can be at most 23: more cards come from the pile of baryon cards set aside, "
+        "which holds 8 cards."
     )
-    # A row holds what the cards leave for it, when that is fewer than three.
-    quark = correct(correct(correct(start(), "quark_row", 0), "quark_deck", 105), "hand", 2, "Ann")
-    assert refused(quark, "quark_row", 3) == (
-        "There are 121 quark cards and 120 of them are in the deck, in hands, decayed or discarded: "
-        "there can be at most 1 face-up quark cards."
-    )
+    check_totals(correct(lowered, "baryon_deck", 23))
 
 
 def test_negative_values_are_refused() -> None:
@@ -251,7 +257,7 @@ def test_a_correction_is_not_a_turn() -> None:
 
 def test_a_deck_corrected_to_empty_triggers_the_end() -> None:
     """Rules: the end is triggered "When the last card from any of the three draw decks are drawn"."""
-    [corrected, triggered] = decide(start(), {"type": "correct", "counter": "meson_deck", "value": 0})
+    [corrected, triggered] = decide(played(start()), {"type": "correct", "counter": "meson_deck", "value": 0})
     assert isinstance(corrected, Corrected)
     assert GAME.to_json(triggered) == {"type": "end_triggered", "by": "Ann", "cause": "deck", "deck": "meson"}
 
@@ -331,7 +337,6 @@ corrections = st.one_of(
 def test_random_corrections_keep_the_totals_or_change_nothing(players: int, script: list[dict[str, Any]]) -> None:
     """Issue 14: "so the totals stay conserved; where that is impossible it refuses with a sentence"."""
     state = start(players)
-    hand_only = True  # a deck or row set by hand drops cards from the count; hands alone keep all 121
     for action in script:
         before = state
         try:
@@ -344,10 +349,7 @@ def test_random_corrections_keep_the_totals_or_change_nothing(players: int, scri
             state = GAME.evolve(state, event)
             if isinstance(event, Corrected):
                 assert _value(state, event) == event.value  # taken in full, or refused: never half
-                hand_only = hand_only and event.player is not None
         check_totals(state)
-        if hand_only:
-            assert quark_cards(state) == QUARK_CARDS
 
 
 def _value(state: QuarkState, event: Corrected) -> int:
@@ -363,4 +365,6 @@ def test_an_older_games_hand_count_still_reads_and_folds() -> None:
     action = GAME.parse_action({"type": "count_hand", "player": "Bo", "cards": 3}, state.names, stored=True)
     assert action == CountHand("Bo", 3)
     event = GAME.event_from_json({"type": "hand_counted", "player": "Bo", "was": 5, "cards": 3})
-    assert seat(GAME.evolve(state, event), "Bo").hand == 3
+    after = GAME.evolve(state, event)
+    assert seat(after, "Bo").hand == 3 and after.discard == 2  # today's reading: the two cards are discarded
+    check_totals(after)

@@ -19,11 +19,12 @@ from companion.engine import Game
 from companion.game import Event, Options, RuleError
 from companion.games import game
 from companion.games.quark.state import (
+    CARDS_IN,
+    DECKS,
     ENERGY_TOKENS,
     NEUTRON_TOKENS,
     PLAYER_COUNTERS,
     PROTON_TOKENS,
-    QUARK_CARDS,
     RANKS,
     ROW,
     TABLE_COUNTERS,
@@ -94,6 +95,7 @@ actions = st.one_of(
         who,
         st.sampled_from(["race", "loser", "table", "coin"]),
     ),
+    st.builds(lambda p: {"type": "leave", "player": p}, who),
     st.dictionaries(st.sampled_from(["type", "player", "rank"]), junk, max_size=3),
 )
 
@@ -110,7 +112,9 @@ def positions(draw: st.DrawFn) -> QuarkState:
             given_out = draw(st.integers(0, bank[kind]))
             seats[i] = replace(seats[i], **{kind: getattr(seats[i], kind) + given_out})
             bank[kind] -= given_out
-    decks = tuple(replace(d, deck=draw(st.integers(0, d.deck))) for d in state.decks)
+    # Cards off a deck went somewhere on the table: onto its discard pile (every card stays counted).
+    kept = [draw(st.integers(0, d.deck)) for d in state.decks]
+    decks = tuple(replace(d, deck=k, discard=d.deck - k) for d, k in zip(state.decks, kept, strict=True))
     return replace(
         state,
         seats=tuple(seats),
@@ -131,7 +135,10 @@ def check_counts(state: QuarkState) -> None:
     for deck in state.decks:
         assert deck.deck >= 0 and 0 <= deck.row <= ROW
     assert 0 <= state.actions_left <= 2
-    assert state.deck("quark").deck + state.deck("quark").row <= QUARK_CARDS
+    # RULINGS: "deck + rows + hands + decayed + discard + particles + out of the game is always the game's total".
+    assert {name: state.cards_counted(name) for name in DECKS} == CARDS_IN
+    for deck in state.decks:
+        assert min(deck.discard, deck.out) >= 0
 
 
 @settings(max_examples=150, deadline=None)

@@ -175,7 +175,7 @@ def test_at_the_end_every_identity_is_public():
     view = GAME.public_view(state)
     for player in view["players"]:
         assert all(p["revealed"] and p["identity"] for p in player["pieces"])
-    assert view["outcome"]["winner"] == ANN
+    assert view["outcome"]["winners"] == [ANN]
     refused(state, pass_(BO), "game is over")
 
 

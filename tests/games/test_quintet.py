@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from companion.codec import to_json
-from companion.game import Action, Event, Options, RuleError, SetupError
+from companion.game import SEAT_COLOURS, Action, Event, Options, RuleError, SetupError
 from companion.games import game
 from companion.games.quintet import rules, views
 from companion.games.quintet.rules import (
@@ -671,7 +671,7 @@ def test_the_public_view_shows_the_roll_and_what_may_be_captured():
     ]
     assert view["players"][0] == {
         "name": "Ann",
-        "colour": "#4fc3f7",
+        "colour": SEAT_COLOURS[0],
         "tokens": 2,
         "out": False,
         "prey": "Cy",

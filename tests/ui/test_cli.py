@@ -124,3 +124,14 @@ def test_config_check_says_when_settings_turned_the_phones_on_over_the_config_fi
     (tmp_path / "data" / "table-choices.json").write_text("{}")
     check = companion("config", "--check", home=tmp_path)
     assert check.returncode == 1 and "is not the companion's table-choices file" in check.stdout
+
+
+def test_play_seats_each_player_in_the_tables_colour_for_their_seat(tmp_path):
+    """Issue 29: "`companion play` gives every seat the same colour … the table's seat colours (the same defaults
+    the touchscreen uses) belong there too"."""
+    from companion.game import SEAT_COLOURS
+
+    done = companion("play", "quin", "--players", "Ann,Bo", "--actions", "-", home=tmp_path, stdin="")
+    assert done.returncode == 0, done.stderr
+    final = json.loads(done.stdout[done.stdout.index("{\n") :])
+    assert [p["colour"] for p in final["public_view"]["players"]] == list(SEAT_COLOURS[:2])

@@ -79,7 +79,7 @@ class ScoreRow:
     atom: str  # "Lithium 90" or "no atom"
     leftover: str
     total: str
-    winner: bool
+    winner: bool = False
 
 
 @dataclass(frozen=True)
@@ -212,7 +212,7 @@ def _row(player: Mapping[str, Any], colour: str | None, current: bool) -> Player
         particles=str(player["particle_points"]),
         hand=str(player["hand"]),
         decayed=f"+{decayed} decayed" if decayed else "",
-        score=str(player["score_now"]),
+        score="left" if player["gone"] else str(player["score_now"]),
         atom=player["atom_now"] or "",
         current=current,
     )
@@ -223,22 +223,27 @@ def _with_scores(shown: QuarkShown, view: View, colours: Mapping[str, str]) -> Q
     winners = set(outcome.get("winners", []))
     detail = outcome.get("detail", "")
     scores = tuple(
-        ScoreRow(
-            name=entry["player"],
-            colour=colours.get(entry["player"]),
-            particles=str(entry["particle_points"]),
-            atom=f"{entry['atom']['name']} {entry['atom']['points']}" if entry["atom"] else "no atom",
-            leftover=str(entry["leftover_energy"]),
-            total=str(entry["total"]),
-            winner=entry["player"] in winners,
-        )
-        for entry in view["scores"]
+        _score_row(entry, colours.get(entry["player"]), entry["player"] in winners) for entry in view["scores"]
     )
     return replace(
         shown,
         verdict=f"A tie: {detail}" if outcome.get("reason") == TIE else detail,
         scores=scores,
         atoms=tuple(_atom_line(atom) for atom in view["atoms"]),
+    )
+
+
+def _score_row(entry: Mapping[str, Any], colour: str | None, winner: bool) -> ScoreRow:
+    if entry["left"]:  # a player who left is listed, never scored
+        return ScoreRow(name=entry["player"], colour=colour, particles="", atom="left", leftover="", total="–")
+    return ScoreRow(
+        name=entry["player"],
+        colour=colour,
+        particles=str(entry["particle_points"]),
+        atom=f"{entry['atom']['name']} {entry['atom']['points']}" if entry["atom"] else "no atom",
+        leftover=str(entry["leftover_energy"]),
+        total=str(entry["total"]),
+        winner=winner,
     )
 
 

@@ -259,7 +259,7 @@ def _side(view: View, side: Mapping[str, Any], colour: str | None, selection: Se
     if phase == "setup":
         status = "setup done" if side["ready"] else "setting up"
     elif phase == "over":
-        status = "wins" if (view["outcome"] or {}).get("winner") == name else ""
+        status = "wins" if name in (view["outcome"] or {}).get("winners", ()) else ""
     else:
         status = "to play" if view["turn"] == name else ""
     return SideShown(

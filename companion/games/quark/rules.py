@@ -413,17 +413,7 @@ def _correct(state: QuarkState, action: Correct) -> list[Event]:
     words = COUNTER_WORDS[counter]
     if counter not in PLAYER_COUNTERS:
         require(player is None, f"A correction of the {words} names no player (decks and rows are the table's).")
-        deck = state.deck(_deck_named(counter))
-        was = deck.row if counter.endswith("_row") else deck.deck
-        require(value >= 0, f"A count cannot be below 0: the {words} can be 0 or more.")
-        most, why = _table_most(state, counter)
-        at_most = (
-            f"there can be at most {most} {words}"
-            if counter.endswith("_row")
-            else f"the {words} can hold at most {most}"
-        )
-        require(value <= most or value <= was, f"{why}: {at_most}.")
-        return [Corrected(counter, was, value)]
+        return [_correct_table(state, counter, value)]
     require(player is not None, f"A correction of {words} names the player it is for.")
     assert player is not None  # for the type checker: `require` said it
     require(player in state.names_in, f"{player} left the game; their counts can no longer be corrected.")
@@ -455,31 +445,27 @@ def _deck_named(counter: str) -> DeckName:
     return next(name for name in DECKS if counter.startswith(f"{name}_"))
 
 
-def _table_most(state: QuarkState, counter: str) -> tuple[int, str]:
-    """The most a deck or row can hold, with the reason: the cards the game has, less those counted elsewhere."""
-    name = _deck_named(counter)
-    deck = state.deck(name)
+def _correct_table(state: QuarkState, counter: Counter, value: int) -> Corrected:
+    """A deck or a row set to the table's count (see RULINGS, Corrections).
+
+    The cards were somewhere on the table: lowering puts the difference on
+    the deck's discard pile, raising takes it from there, and a row holds at
+    most `ROW`.
+    """
+    words = COUNTER_WORDS[counter]
+    deck = state.deck(_deck_named(counter))
     is_row = counter.endswith("_row")
-    this_deck = deck.deck if is_row else deck.row  # the other half of the same deck
-    other_half = "in the deck" if is_row else "face up"
-    if name == "quark":
-        total = QUARK_CARDS
-        elsewhere = this_deck + state.discard + sum(s.hand + s.decayed for s in state.seats)
-        where = f"{other_half}, in hands, decayed or discarded"
-    else:
-        total = BARYON_CARDS if name == "baryon" else MESON_CARDS
-        # Created baryons and mesons are counted together: as many of them as the other deck
-        # cannot account for were created from this one.
-        other = state.deck("meson" if name == "baryon" else "baryon")
-        other_total = MESON_CARDS if name == "baryon" else BARYON_CARDS
-        particles = sum(s.particles for s in state.seats)
-        created_here = max(0, particles - (other_total - other.deck - other.row))
-        elsewhere = this_deck + created_here
-        where = f"{other_half} or created"
-    most = max(0, total - elsewhere)
-    if is_row and most >= ROW:
-        return ROW, f"A face-up row holds {ROW} cards"
-    return most, f"There are {total} {name} cards and {total - most} of them are {where}"
+    was = deck.row if is_row else deck.deck
+    require(value >= 0, f"A count cannot be below 0: the {words} can be 0 or more.")
+    if is_row:
+        require(value <= ROW, f"A face-up row holds {ROW} cards: there can be at most {ROW} {words}.")
+    pile = "quark discard pile" if deck.name == "quark" else f"pile of {deck.name} cards set aside"
+    require(
+        value <= was + deck.discard,
+        f"The {words} can be at most {was + deck.discard}: more cards come from the {pile}, "
+        f"which holds {plural(deck.discard, 'card')}.",
+    )
+    return Corrected(counter, was, value)
 
 
 def _seat(state: QuarkState) -> Counts:
@@ -588,11 +574,13 @@ def _deck_of(particle: Particle) -> DeckName:
 
 
 def _end_turn(state: QuarkState, action: EndTurn) -> list[Event]:
+    """The turn ends; a hand count given with it is a hand correction (RULINGS): it draws or discards."""
     player, seat = action.player, _seat(state)
     events: list[Event] = []
     hand = seat.hand
     if action.hand is not None:
         hand = _whole(action.hand, "hand", 0, QUARK_CARDS)
+        _correct(state, Correct("hand", hand, player))  # refused as the correction would be
         if hand != seat.hand:
             events.append(HandCounted(player, seat.hand, hand))
     following = state.names[_next_in(state, state.current)]
@@ -687,8 +675,9 @@ def evolve(state: QuarkState, event: Event) -> QuarkState:
             return replace(state, start=first, current=first)
         case Corrected():
             return _corrected(state, event)
-        case HandCounted(player=player, cards=cards):
-            return _with_seat(state, state.seat_of(player), hand=max(0, cards))
+        case HandCounted(player=player, was=was, cards=cards):
+            # The same as a hand correction, in older saved games too: the cards come from and go somewhere.
+            return _corrected(state, Corrected("hand", was, cards, player))
         case Drew(source=source):
             return _take_quark(_acted(state, event), source)
         case DiscardedAndDrew(sources=sources):
@@ -710,20 +699,22 @@ def evolve(state: QuarkState, event: Event) -> QuarkState:
         case Created():
             return _created(_acted(state, event), event)
         case EndTriggered(by=by, cause=cause, deck=deck, atom=atom):
-            return replace(state, end=EndTrigger(by, cause, deck, atom))
-        case TurnEnded(hand=hand, discarded=discarded):
-            discarded = min(discarded, hand)
+            # A trigger before any action of the start player's turn ends the game at once (RULINGS).
+            state = replace(state, end=EndTrigger(by, cause, deck, atom))
+            return replace(state, over=_play_is_round(state))
+        case TurnEnded(discarded=discarded):
             seat = _seat(state)
-            state = _with_seat(state, state.current, hand=hand - discarded, turns=seat.turns + 1)
-            return replace(
+            discarded = min(discarded, seat.hand)
+            state = _with_seat(state, state.current, hand=seat.hand - discarded, turns=seat.turns + 1)
+            state = _with_deck(state, "quark", discard=state.discard + discarded)
+            state = replace(
                 state,
-                discard=state.discard + discarded,
                 current=state.seat_of(event.next_player),
                 actions_left=ACTIONS_PER_TURN,
-                over=_equal_turns(state),
                 last=event,
                 unrefilled=None,
             )
+            return replace(state, over=_play_is_round(state))
         case _:
             raise UnknownEvent("Quark", event)
 
@@ -734,14 +725,17 @@ def _next_in(state: QuarkState, seat: int) -> int:
     return next(i % count for i in range(seat + 1, seat + count + 1) if not state.seats[i % count].gone)
 
 
-def _equal_turns(state: QuarkState) -> bool:
-    """Whether the end is triggered and every player still in has had the same number of turns.
+def _play_is_round(state: QuarkState) -> bool:
+    """Whether the end is triggered and play has come round to the start player: the game is over.
 
-    With nobody gone this is play reaching the start player again; one player
-    left alone is the engine's end, not a scored one.
+    That is every player still in having had the same number of turns, and no
+    action of the new turn taken yet. With nobody gone it is play reaching the
+    start player again; one player left alone is the engine's end, not a scored one.
     """
     playing = [s.turns for s in state.seats if not s.gone]
-    return state.end is not None and len(playing) > 1 and len(set(playing)) == 1
+    return (
+        state.end is not None and len(playing) > 1 and len(set(playing)) == 1 and state.actions_left == ACTIONS_PER_TURN
+    )
 
 
 def _acted(state: QuarkState, event: Event) -> QuarkState:
@@ -753,6 +747,11 @@ def _with_seat(state: QuarkState, index: int, **changes: Any) -> QuarkState:
     seats = list(state.seats)
     seats[index] = replace(seats[index], **changes)
     return replace(state, seats=tuple(seats))
+
+
+def _with_deck(state: QuarkState, name: DeckName, **changes: Any) -> QuarkState:
+    decks = tuple(replace(d, **changes) if d.name == name else d for d in state.decks)
+    return replace(state, decks=decks)
 
 
 def _take(state: QuarkState, name: DeckName, source: Source) -> QuarkState | None:
@@ -786,19 +785,19 @@ def _use_cards(state: QuarkState, count: int, from_decayed: int) -> QuarkState:
     from_decayed = max(0, min(from_decayed, seat.decayed))
     from_hand = max(0, min(count - from_decayed, seat.hand))
     state = _with_seat(state, state.current, hand=seat.hand - from_hand, decayed=seat.decayed - from_decayed)
-    return replace(state, discard=state.discard + from_hand + from_decayed)
+    return _with_deck(state, "quark", discard=state.discard + from_hand + from_decayed)
 
 
 def _corrected(state: QuarkState, event: Corrected) -> QuarkState:
-    """The counter at its corrected value; the bank or the quark deck gives or takes the difference."""
+    """The counter at its corrected value; the bank, the quark deck or a discard pile gives or takes the difference."""
     counter, value = event.counter, max(0, event.value)
     if event.player is None:
         name = _deck_named(counter)
-        is_row = counter.endswith("_row")
-        decks = tuple(
-            (replace(d, row=value) if is_row else replace(d, deck=value)) if d.name == name else d for d in state.decks
-        )
-        return replace(state, decks=decks)
+        deck = state.deck(name)
+        part = "row" if counter.endswith("_row") else "deck"
+        was = getattr(deck, part)
+        value = min(value, was + deck.discard)  # raising takes from the discard pile, as far as it goes
+        return _with_deck(state, name, **{part: value, "discard": deck.discard - (value - was)})
     index = state.seat_of(event.player)
     was = getattr(state.seats[index], counter)
     if counter in BANKED:
@@ -809,8 +808,8 @@ def _corrected(state: QuarkState, event: Corrected) -> QuarkState:
         quark = state.deck("quark")
         value = min(value, was + quark.deck)
         drawn, discarded = max(0, value - was), max(0, was - value)
-        decks = tuple(replace(d, deck=d.deck - drawn) if d.name == "quark" else d for d in state.decks)
-        return replace(_with_seat(state, index, hand=value), decks=decks, discard=state.discard + discarded)
+        state = _with_seat(state, index, hand=value)
+        return _with_deck(state, "quark", deck=quark.deck - drawn, discard=quark.discard + discarded)
     return _with_seat(state, index, **{counter: value})
 
 
@@ -827,11 +826,11 @@ def _created(state: QuarkState, event: Created) -> QuarkState:
     if particle == "neutron" and state.bank_neutrons > 0:
         return replace(_with_seat(state, index, neutrons=seat.neutrons + 1), bank_neutrons=state.bank_neutrons - 1)
     if particle in PARTICLE_CARDS:
-        taken = _take(state, _deck_of(particle), "row")
+        name = _deck_of(particle)
+        taken = _take(state, name, "row")
         if taken is not None:
-            return _with_seat(
-                taken, index, particle_points=seat.particle_points + event.points, particles=seat.particles + 1
-            )
+            created = {"baryons": seat.baryons + 1} if name == "baryon" else {"mesons": seat.mesons + 1}
+            return _with_seat(taken, index, particle_points=seat.particle_points + event.points, **created)
     return state
 
 
@@ -859,25 +858,39 @@ def players_in(state: QuarkState) -> tuple[str, ...]:
 
 
 def left(state: QuarkState, player: str) -> QuarkState:
-    """`player` left: their energy, protons and neutrons go back to the bank, their particle cards leave
-    the game (they stay counted on their seat, never scored), their turns are skipped, and the
-    equal-turns rule counts only the players still in. Their hand leaves with them."""
+    """`player` left (RULINGS): their energy, protons and neutrons go back to the bank, their particle
+    cards leave the game, their turns are skipped, they are not scored, and the equal-turns rule
+    counts only the players still in. Their hand and decayed cards leave with them too."""
     i = state.seat_of(player)
     seat = state.seats[i]
     state = replace(
-        _with_seat(state, i, energy=0, protons=0, neutrons=0, gone=True),
+        _with_seat(
+            state,
+            i,
+            energy=0,
+            protons=0,
+            neutrons=0,
+            particle_points=0,
+            baryons=0,
+            mesons=0,
+            hand=0,
+            decayed=0,
+            gone=True,
+        ),
         bank_energy=state.bank_energy + seat.energy,
         bank_protons=state.bank_protons + seat.protons,
         bank_neutrons=state.bank_neutrons + seat.neutrons,
         last=PlayerLeft(player),
         unrefilled=None,
     )
+    for name in DECKS:
+        state = _with_deck(state, name, out=state.deck(name).out + seat.cards_of(name))
     if len(state.names_in) < 2:
         return state  # one player is left: the engine ends the game
-    if state.current != i:
-        return state  # the current turn goes on; the equal-turns rule is asked when it ends
-    # Their turn ends where it is, uncounted; a turn boundary, so the equal-turns rule is asked now.
-    return replace(state, current=_next_in(state, i), actions_left=ACTIONS_PER_TURN, over=_equal_turns(state))
+    if state.current == i:
+        # Their turn ends where it is, uncounted: the next player's turn begins.
+        state = replace(state, current=_next_in(state, i), actions_left=ACTIONS_PER_TURN)
+    return replace(state, over=_play_is_round(state))
 
 
 def current_player(state: QuarkState) -> str | None:

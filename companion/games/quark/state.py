@@ -54,6 +54,8 @@ PARTICLE_QUARKS: Mapping[Particle, tuple[Rank, ...]] = {
 
 DeckName = Literal["quark", "baryon", "meson"]
 DECKS: tuple[DeckName, ...] = ("quark", "baryon", "meson")
+CARDS_IN: Mapping[DeckName, int] = {"quark": QUARK_CARDS, "baryon": BARYON_CARDS, "meson": MESON_CARDS}
+"""How many cards each deck of the game has: every one of them is always somewhere."""
 
 Source = Literal["blind", "row"]
 SOURCES: tuple[Source, ...] = ("blind", "row")
@@ -113,20 +115,39 @@ class Counts:
     protons: int = 0
     neutrons: int = 0
     particle_points: int = 0
-    particles: int = 0  # baryon and meson cards created
+    baryons: int = 0  # baryon cards created
+    mesons: int = 0  # meson cards created
     hand: int = START_HAND
     decayed: int = 0  # cards decayed in front of the player (outside the hand limit)
     turns: int = 0  # turns finished
     gone: bool = False  # left the game: turns skipped, not scored
 
+    @property
+    def particles(self) -> int:
+        """The baryon and meson cards created."""
+        return self.baryons + self.mesons
+
+    def cards_of(self, name: DeckName) -> int:
+        """How many cards of deck `name` this player holds: the hand and decayed ones, or the created particles."""
+        if name == "quark":
+            return self.hand + self.decayed
+        return self.baryons if name == "baryon" else self.mesons
+
 
 @dataclass(frozen=True)
 class Deck:
-    """A draw deck as counts: cards face down, and cards face up in its row."""
+    """One deck's cards that are not a player's, as counts.
+
+    Face down in the `deck`, face up in its `row`, on its `discard` pile (for
+    the quark deck the discard pile of play; for the others the cards a
+    correction took off the table), and `out` of the game with a player who left.
+    """
 
     name: DeckName
     deck: int
     row: int = ROW
+    discard: int = 0
+    out: int = 0
 
     def has(self, source: Source) -> bool:
         """Whether a card can be taken from `source`."""
@@ -163,7 +184,6 @@ class QuarkState:
     bank_energy: int
     bank_protons: int = PROTON_TOKENS
     bank_neutrons: int = NEUTRON_TOKENS
-    discard: int = 0
     start: int = 0  # seat of the start player
     current: int = 0  # seat whose turn it is
     actions_left: int = ACTIONS_PER_TURN
@@ -186,6 +206,16 @@ class QuarkState:
 
     def deck(self, name: DeckName) -> Deck:
         return self.decks[DECKS.index(name)]
+
+    @property
+    def discard(self) -> int:
+        """The quark discard pile: where used, annihilated and discarded quark cards go."""
+        return self.deck("quark").discard
+
+    def cards_counted(self, name: DeckName) -> int:
+        """Every card of deck `name` the companion counts, wherever it is: always the game's total of that deck."""
+        deck = self.deck(name)
+        return deck.deck + deck.row + deck.discard + deck.out + sum(s.cards_of(name) for s in self.seats)
 
 
 def neighbours(names: Sequence[str], seat: int) -> tuple[str, ...]:

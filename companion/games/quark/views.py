@@ -47,8 +47,7 @@ public_event = everything_public
 
 def public_view(state: QuarkState) -> View:
     """Everyone's counts and score-if-it-ended-now, the bank, the decks, whose turn, the end and the scores."""
-    scores = [score(s, state.atoms) for s in state.seats]  # a gone player's is shown, never counted
-    result = outcome(state)
+    scores = [None if s.gone else score(s, state.atoms) for s in state.seats]  # a player who left has none
     return {
         "game": FACTS.name,
         "players": [
@@ -59,11 +58,13 @@ def public_view(state: QuarkState) -> View:
                 "neutrons": s.neutrons,
                 "particle_points": s.particle_points,
                 "particles": s.particles,
+                "baryons": s.baryons,
+                "mesons": s.mesons,
                 "hand": s.hand,
                 "decayed": s.decayed,
                 "turns": s.turns,
-                "score_now": sc.total,
-                "atom_now": sc.atom.name if sc.atom else None,
+                "score_now": sc.total if sc else None,
+                "atom_now": sc.atom.name if sc and sc.atom else None,
                 "neighbours": [] if s.gone else list(neighbours(state.names_in, state.names_in.index(s.name))),
                 "gone": s.gone,
             }
@@ -71,7 +72,7 @@ def public_view(state: QuarkState) -> View:
         ],
         "bank": {"energy": state.bank_energy, "protons": state.bank_protons, "neutrons": state.bank_neutrons},
         "bank_empty": state.bank_energy == 0,
-        "decks": {d.name: {"deck": d.deck, "row": d.row} for d in state.decks},
+        "decks": {d.name: {"deck": d.deck, "row": d.row, "discard": d.discard, "out": d.out} for d in state.decks},
         "discard": state.discard,
         "start_player": state.names[state.start],
         "current": None if state.over else state.names[state.current],
@@ -84,8 +85,8 @@ def public_view(state: QuarkState) -> View:
         "ranks": list(RANKS),
         "annihilation_energy": dict(ANNIHILATION_ENERGY),
         "atoms": [codec.plain(a) for a in state.atoms],
-        "scores": [_score(s) for s in scores],
-        "outcome": result.to_json() if result else None,
+        "scores": [_score(sc) if sc else _left(s.name) for s, sc in zip(state.seats, scores, strict=True)],
+        "outcome": result.to_json() if (result := outcome(state)) else None,
     }
 
 
@@ -96,9 +97,23 @@ def private_view(state: QuarkState, player: str) -> View:
     return view
 
 
+def _left(player: str) -> dict[str, Any]:
+    """A player who left, in the scores: listed as left, never with a total (RULINGS)."""
+    return {
+        "player": player,
+        "left": True,
+        "particle_points": None,
+        "atom": None,
+        "atom_points": None,
+        "leftover_energy": None,
+        "total": None,
+    }
+
+
 def _score(entry: Score) -> dict[str, Any]:
     return {
         "player": entry.player,
+        "left": False,
         "particle_points": entry.particle_points,
         "atom": codec.plain(entry.atom) if entry.atom else None,
         "atom_points": entry.atom_points,

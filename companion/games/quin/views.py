@@ -177,7 +177,6 @@ def public_view(state: QuinState) -> View:
         )
     flash = state.last_flash
     ban = state.flash_back_ban
-    result = state.result
     ended = outcome(state)
     return {
         "game": "quin",
@@ -214,9 +213,7 @@ def public_view(state: QuinState) -> View:
             if ban and state.turn == ban[0][0] and all(state.piece(*key).where == BOARD for key in ban)
             else None
         ),
-        "outcome": (
-            {"winner": result.winner, "reason": result.reason, "detail": ended.detail} if result and ended else None
-        ),
+        "outcome": ended.to_json() if ended else None,
     }
 
 

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from companion.dice import RandomDice
-from companion.game import Options
+from companion.game import Options, Player
 from companion.session import Session
 from companion.store import Store
 
@@ -43,9 +43,9 @@ def actions(path: Path) -> tuple[list[str], dict[str, object], int, list[dict[st
 def play(store: Store, path: Path, stop_short: int) -> None:
     players, settings, seed, lines = actions(path)
     game = "quantum-link" if path.stem.startswith("quantum-link") else path.stem.split("-")[0]
-    session = Session.start(
-        store, game, Options.for_names(*players, **settings), dice=RandomDice(random.Random(seed)), clock=lambda: 0.0
-    )
+    # Every player had the one colour `Player` gave then; today's `Options.for_names` gives each seat its own.
+    options = Options(tuple(Player(name, "#4fc3f7") for name in players), settings)
+    session = Session.start(store, game, options, dice=RandomDice(random.Random(seed)), clock=lambda: 0.0)
     for action in lines[: len(lines) - stop_short]:
         if action["type"] == "undo":
             session.undo()
