@@ -137,8 +137,14 @@ ABANDONED = "abandoned"
 """The `Outcome.reason` the store gives a game the table left unfinished for good."""
 
 
-SEAT_COLOURS: tuple[str, ...] = ("#e53935", "#1e88e5", "#43a047", "#fdd835", "#8e24aa")
-"""The table's colours, one per seat in seat order: what a player has unless they choose their own (hex)."""
+SEAT_COLOURS: tuple[str, ...] = ("#e53935", "#006ef2", "#63f2bb", "#ffdc37", "#b0589a")
+"""The table's colours, one per seat in seat order: what a player has unless they choose their own (hex).
+
+Red, blue, green, yellow and plum, every pair at least ΔE 42 apart (CIE76) to normal eyes and to
+deuteranopes, protanopes and tritanopes (`companion.palette`), each at least 3:1 against the theme's
+background and panels, under ink or light text that reads. Found once by a search near Okabe–Ito's
+colours and the table's old ones; `tests/core/test_palette.py` measures them.
+"""
 
 
 def seat_colour(seat: int) -> str:

@@ -32,14 +32,14 @@ from typing import Any
 import pytest
 
 from companion.dice import RandomDice
-from companion.game import Options, Player
+from companion.game import SEAT_COLOURS, Options, Player
 from companion.store import Store
 from tests.support import XvfbMissing, wait_until, xvfb_display
 
 # Written where git does not look, so that a clean checkout stays clean after `make test`;
 # `make screenshots` copies the ones the README shows into docs/screenshots/.
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
-PALETTE = ("#e53935", "#1e88e5", "#43a047", "#fdd835", "#8e24aa")
+PALETTE = SEAT_COLOURS
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
