@@ -90,6 +90,17 @@ def simulate(colour: str, vision: str) -> Triple:
     return (r, g, b)
 
 
+def seen_as(pixel: tuple[int, int, int], vision: str) -> tuple[int, int, int]:
+    """An 8-bit sRGB pixel as an eye with `vision` sees it, as the 8-bit sRGB pixel that shows that to anyone."""
+    r, g, b = simulate("#{:02x}{:02x}{:02x}".format(*pixel), vision)
+    return (_encode(r), _encode(g), _encode(b))
+
+
+def _encode(c: float) -> int:
+    """One linear channel (0 to 1) back to 8-bit sRGB."""
+    return round(255 * (12.92 * c if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055))
+
+
 def lab(colour: str, vision: str = NORMAL) -> Triple:
     """CIE L*a*b* (D65) of `colour` as an eye with `vision` sees it."""
     xyz = _apply(_RGB_TO_XYZ, simulate(colour, vision))
