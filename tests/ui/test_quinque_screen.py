@@ -155,3 +155,44 @@ def test_a_diagonal_line_is_ringed_along_the_diagonal(ui: Any) -> None:
     formation = screen.board.ids.formation
     assert formation.line_on and abs(formation.line_angle) == pytest.approx(45)
     ui.screenshot("quinque-diagonal-line.png")
+
+
+def on_screen(widget: Any) -> tuple[int, int]:
+    x, y = widget.to_window(*widget.center)
+    return round(x), round(y)
+
+
+def where(screen: Any) -> dict[tuple[tuple[int, int], str], tuple[int, int]]:
+    """Where every placed tile's skydivers are on the screen (window pixels)."""
+    placed = {tuple(t["at"]) for t in screen.session.public_view()["tiles"]}
+    return {key: on_screen(spot) for key, spot in screen.spots.items() if key[0] in placed}
+
+
+def test_the_formation_never_moves_under_the_finger(ui: Any) -> None:
+    """Issue 21: "Quinque re-centres the formation after a tile is added, so the next tap marks another tile."
+
+    A tile added (and the move step's spaces) leaves every tile already on the board where it was on screen.
+    """
+    screen = ui.start_game("quinque", ["Ann", "Bo"])
+    ui.tap(spot(screen, (0, 0), "se"))
+    ui.frames(3)
+    ui.tap(ui.find(screen, "skip_button"))
+    ui.frames(3)
+    for at, corner in (((1, 0), "nw"), ((0, 1), "ne"), ((-1, 0), "sw"), ((0, -1), "se")):
+        before = where(screen)
+        widget = spot(screen, at, corner)
+        aimed = on_screen(widget)
+        ui.tap(widget)  # add a tile: straight at it, no scrolling first
+        ui.frames(3)
+        after = where(screen)
+        assert {k: after[k] for k in before} == before, f"the formation moved when {at} was added"
+        assert after[(at, corner)] == aimed  # the new tile is where the finger was
+        view = screen.session.public_view()
+        assert [at[0], at[1]] in [t["at"] for t in view["tiles"]]
+        before = where(screen)
+        ui.tap(ui.find(screen, "skip_button"))
+        ui.frames(3)
+        if screen.banner.startswith("New turn: the formation is centred again"):
+            continue  # re-fitted between turns, and said so
+        assert where(screen) == before
+    ui.screenshot("quinque-after-several-tiles.png")
