@@ -195,4 +195,12 @@ def test_the_formation_never_moves_under_the_finger(ui: Any) -> None:
         if screen.banner.startswith("New turn: the formation is centred again"):
             continue  # re-fitted between turns, and said so
         assert where(screen) == before
+    # Between turns every tile is in sight again (re-fitted if one had drifted out, and said so).
+    scroller = screen.board.ids.scroller
+    left, bottom = scroller.to_window(*scroller.pos)
+    for tile in screen.tile_views.values():
+        if any(tile is screen.tile_views.get(tuple(t["at"])) for t in screen.session.public_view()["tiles"]):
+            x, y = tile.to_window(*tile.pos)
+            assert left - 1 <= x and x + tile.width <= left + scroller.width + 1
+            assert bottom - 1 <= y and y + tile.height <= bottom + scroller.height + 1
     ui.screenshot("quinque-after-several-tiles.png")
