@@ -204,3 +204,34 @@ def test_the_formation_never_moves_under_the_finger(ui: Any) -> None:
             assert left - 1 <= x and x + tile.width <= left + scroller.width + 1
             assert bottom - 1 <= y and y + tile.height <= bottom + scroller.height + 1
     ui.screenshot("quinque-after-several-tiles.png")
+
+
+def test_a_formation_drifting_out_of_sight_is_centred_between_turns_and_said(ui: Any) -> None:
+    """Issue 21: re-fit only when the formation would leave the board area, and then only between turns."""
+    screen = ui.start_game("quinque", ["Ann", "Bo"])
+    for action in (
+        {"type": "add", "player": "Ann", "tile": [0, 0], "skydiver": "nw"},
+        {"type": "skip", "player": "Ann"},
+    ):
+        screen.session.act(action)
+    ui.frames(3)
+    ui.tap(spot(screen, (1, 0), "nw"))  # Bo adds to the right: nothing moves
+    ui.frames(3)
+    ui.tap(ui.find(screen, "skip_button"))
+    ui.frames(3)
+    before = where(screen)
+    ui.tap(spot(screen, (2, 0), "nw"))  # Ann adds further right: the tile reaches past the board's edge
+    ui.frames(3)
+    assert {k: v for k, v in where(screen).items() if k in before} == before  # still nothing moves mid-turn
+    scroller = screen.board.ids.scroller
+    left = scroller.to_window(*scroller.pos)[0]
+    tile = screen.tile_views[(2, 0)]
+    assert tile.to_window(*tile.pos)[0] + tile.width > left + scroller.width  # partly out of sight
+    ui.tap(ui.find(screen, "skip_button"))  # the turn passes: now it may be fitted again
+    ui.frames(3)
+    assert screen.banner.startswith("New turn: the formation is centred again")
+    for at in ((0, 0), (1, 0), (2, 0)):
+        tile = screen.tile_views[at]
+        x = tile.to_window(*tile.pos)[0]
+        assert left - 1 <= x and x + tile.width <= left + scroller.width + 1
+    ui.screenshot("quinque-centred-between-turns.png")

@@ -168,7 +168,7 @@ class QuinqueScreen(GameScreen):
             # (The scroller moves its content by a translation, not by the formation's pos.)
             ox = self._anchor[0] - scroller.scroll_x * max(0.0, formation.width - area[0])
             oy = self._anchor[1] - scroller.scroll_y * max(0.0, formation.height - area[1])
-            if new_turn and not self._all_tiles_in_sight(shown, ox, oy, area):
+            if new_turn and not self._all_tiles_in_sight(shown, ox, oy, area) and self._tiles_fit(shown, area):
                 ox, oy = self._fitted(shown, area)
                 self.say("New turn: the formation is centred again, so every tile is in sight.")
         self._fitted_for = area
@@ -202,6 +202,14 @@ class QuinqueScreen(GameScreen):
         size = cell_size()
         width, height = shown.columns * size, shown.rows * size
         return (area[0] - width) / 2 - shown.left * size, (area[1] - height) / 2 + (shown.top + shown.rows - 1) * size
+
+    @staticmethod
+    def _tiles_fit(shown: QuinqueShown, area: tuple[float, float]) -> bool:
+        """Whether the placed tiles fit the board area at all (if not, centring again would not help: scroll)."""
+        tiles = [c.at for c in shown.cells if c.kind == "tile"] or [(0, 0)]
+        columns = max(c for c, _ in tiles) - min(c for c, _ in tiles) + 1
+        rows = max(r for _, r in tiles) - min(r for _, r in tiles) + 1
+        return columns * cell_size() <= area[0] and rows * cell_size() <= area[1]
 
     @staticmethod
     def _all_tiles_in_sight(shown: QuinqueShown, ox: float, oy: float, area: tuple[float, float]) -> bool:
