@@ -197,15 +197,17 @@ class DiceStats:
         return math.ceil(MIN_EXPECTED / min(EXPECTED_SHARE.values()))
 
     def summary(self) -> str:
-        """One or two sentences for the table."""
+        """One or two sentences for the table: first in plain words whether the dice look fair, then the figure."""
         if not self.rolls:
             return "No dice rolled yet."
-        figure = (
-            f"{self.rolls} rolls; chi-square {self.chi_square:.1f} with {self.degrees_of_freedom} "
+        detail = (
+            f"Detail: {self.rolls} rolls; chi-square {self.chi_square:.1f} with {self.degrees_of_freedom} "
             f"degrees of freedom (p = {self.p_value:.2g})."
         )
         if not self.reliable:
-            return f"{figure} Too few rolls to judge the dice: the test means something from {self.rolls_needed}."
+            return (
+                f"Too few rolls to judge the dice yet: {self.rolls} so far, about {self.rolls_needed} needed. {detail}"
+            )
         if self.p_value < 0.001:
-            return f"{figure} Fair dice rarely look this uneven (less than 1 in 1000)."
-        return f"{figure} Nothing unusual: this is how fair dice behave."
+            return f"These dice look unfair: fair dice rarely look this uneven (less than 1 time in 1000). {detail}"
+        return f"The dice look fair. Nothing unusual: this is how fair dice behave. {detail}"

@@ -550,7 +550,7 @@ def test_the_closing_circle_asks_about_the_newly_joined_pair():
     game = five_with_cy_out()
     assert game.state.circle == ("Ann", "Bo", "Dee", "Eve")
     assert game.view["alliances"] == [{"by": "Bo", "of": "Dee", "left": 2}]
-    assert "Bo would capture Dee" in game.news
+    assert "Bo and Dee were allies: now Bo may capture Dee (rule 8)" in game.news
     assert game.view["captures"] == [{"type": "alliance_capture", "by": "Bo", "of": "Dee"}]
     game.refused({"type": "roll"}, r"First settle the new circle's alliances \(rule 8\)")
     game.refused({"type": "capture", "by": "Bo", "of": "Dee"}, r"rule 8")
@@ -784,11 +784,11 @@ def test_the_news_of_a_mover_knocked_out_says_whose_turn_it_is():
     game.capture("Cy", "Ann", rule="rule7")
     game.capture("Cy", "Ann", rule="rule7")
     assert game.news == (
-        "Ann is out. New capturing circle: Bo → Cy → Bo. Does any space hold an old alliance that is now "
-        "predator and prey (Cy would capture Bo)? Bo's turn."
+        "Ann is out. New capturing circle: Bo → Cy → Bo. Cy and Bo were allies: now Cy may capture Bo (rule 8). "
+        "Does a space hold them both? Bo's turn."
     )
     game.act(NoAllianceCaptures())
-    assert game.news == "No alliance became a capture. Bo rolls."
+    assert game.news == "No old allies shared a space. Bo rolls."
     knock_out(game, "Bo")
     assert game.news == "Cy is the last player standing and wins!"
 

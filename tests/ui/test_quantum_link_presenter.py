@@ -81,7 +81,9 @@ def test_a_tap_on_an_empty_hex_opens_the_picker_and_a_face_sends_the_placement()
     assert action == Place("Ann", (0, 0), 4)
     played.act(action)
     after = shown(played, replace(chosen, cell=None))
-    assert after.hex_at((0, 0)).die == presenter.DieShown(4, RED, covered=False, scoring=False, crossed_out=False)  # type: ignore[union-attr]
+    assert after.hex_at((0, 0)).die == presenter.DieShown(
+        4, RED, covered=False, scoring=False, crossed_out=False, mark="A"
+    )  # type: ignore[union-attr]
     assert after.hex_at((0, 0)).outline == "last"  # type: ignore[union-attr]
     assert after.turn == "Bo" and after.players[1].active and after.players[0].detail == "29 dice left"
 
@@ -201,3 +203,31 @@ def test_two_players_of_one_colour_are_told_apart_with_a_spare_colour() -> None:
     assert [p.colour for p in spare.players] == [RED, BLUE]
     assert spare.hex_at((2, 0)).die.colour == BLUE  # type: ignore[union-attr]
     assert spare.turn == "Ann" and spare.turn_colour == RED
+
+
+def test_same_coloured_players_are_told_apart_by_their_initials_too() -> None:
+    """Issue 28: a colour marking a player always has a second cue: the player's initial on each die."""
+    played = session(place_json("Ann", (0, 0), 1), place_json("Bo", (2, 0), 1), colours=(RED, RED))
+    same = shown(played)
+    assert [h.die.mark for h in same.hexes if h.die] == ["A", "B"]
+    assert [p.mark for p in same.players] == ["A", "B"]
+    alike = shown(session(names=("Ann", "Anna")))
+    assert [p.mark for p in alike.players] == ["1", "2"]  # both names start alike: their seat numbers
+
+
+# -- passing ---------------------------------------------------------------------------------
+
+
+def test_only_the_pass_that_ends_the_game_asks_first() -> None:
+    """Issue 21: "a double tap passes twice and ends the game": the second pass in a row asks first."""
+    played = session(place_json("Ann", (0, 0), 1))
+    assert not shown(played).pass_ends_game  # Bo's pass: Ann may still place
+    played.act(Pass("Bo"))
+    now = shown(played)
+    assert now.pass_action == Pass("Ann") and now.pass_ends_game
+    assert presenter.pass_question(now) == (
+        "Bo passed just now. If Ann passes too, both players have passed and the game ends: "
+        "the dice that do not score are covered and the scores counted."
+    )
+    played.act(place_json("Ann", (1, 0), 2))
+    assert not shown(played).pass_ends_game  # a die placed: passes in a row start over

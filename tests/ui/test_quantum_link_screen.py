@@ -33,6 +33,74 @@ def die(screen: Any, cell: tuple[int, int]) -> dict[str, Any] | None:
     return next(c["die"] for c in screen.view["cells"] if tuple(c["cell"]) == cell)  # type: ignore[no-any-return]
 
 
+def pass_to_the_end(ui: Any, screen: Any) -> None:
+    """The second pass in a row: it asks first, and the confirm ends the game."""
+    ui.tap(ui.find(screen, "pass_button"))
+    popup = ui.window.children[0]
+    assert popup.__class__.__name__ == "PassConfirm"
+    ui.tap(ui.find(popup, "confirm_pass_button"))
+    ui.settle()
+
+
+def touch_at(ui: Any, x: float, y: float) -> None:
+    """A real touch at a window point (what a second finger does where a button used to be)."""
+    from kivy.tests.common import UnitTestTouch
+
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    ui.frames(1)
+    touch.touch_up()
+    ui.frames(3)
+
+
+def rect(widget: Any) -> tuple[float, float, float, float]:
+    x, y = widget.to_window(*widget.pos)
+    return x, y, x + widget.width, y + widget.height
+
+
+def test_a_second_pass_that_ends_the_game_asks_first(ui: Any) -> None:
+    """Issue 21: "the pass button stays in the same place for both players, so a double tap passes twice and
+    ends the game." The pass that would end the game asks first, in a popup whose confirm is not where Pass was."""
+    screen = ui.start_game("quantum-link", ["Ann", "Bo"])
+    place_by_taps(ui, screen, (0, 0), 4)
+    place_by_taps(ui, screen, (1, 0), 2)
+    pass_button = ui.find(screen, "pass_button")
+    where_pass_was = rect(pass_button)
+    ui.tap(pass_button)  # Ann passes: the game goes on, nothing asked
+    assert screen.session.current_player == "Bo"
+    assert ui.window.children[0].__class__.__name__ != "PassConfirm"
+    ui.tap(pass_button)  # the double tap: Bo's pass would end the game
+    popup = ui.window.children[0]
+    assert popup.__class__.__name__ == "PassConfirm"
+    assert screen.session.outcome is None and screen.mode == "play"
+    assert "both players have passed and the game ends" in popup.question
+    confirm = ui.find(popup, "confirm_pass_button")
+    ui.settle()
+    left, bottom, right, top = rect(confirm)
+    pl, pb, pr, pt = where_pass_was
+    assert right <= pl or left >= pr or top <= pb or bottom >= pt, "the confirm lies where Pass was"
+    ui.screenshot("quantum-link-pass-confirm.png")
+    # A third tap where Pass was keeps playing: the game goes on.
+    touch_at(ui, pl + (pr - pl) / 2, pb + (pt - pb) / 2)
+    ui.settle()
+    assert popup.get_parent_window() is None  # the popup is gone: a tap outside it is Keep playing
+    assert screen.session.outcome is None
+    assert screen.session.current_player == "Bo"
+    # Asked again, and confirmed: the game ends.
+    pass_to_the_end(ui, screen)
+    assert screen.session.outcome is not None and screen.mode == "over"
+
+
+def test_each_die_and_swatch_wears_its_players_initial(ui: Any) -> None:
+    """Issue 28 (colour-blind players): who owns a die is never told by colour alone."""
+    screen = ui.start_game("quantum-link", ["Ann", "Bo"])
+    place_by_taps(ui, screen, (0, 0), 4)
+    place_by_taps(ui, screen, (1, 0), 2)
+    assert [screen.shown.hex_at(c).die.mark for c in ((0, 0), (1, 0))] == ["A", "B"]
+    assert [c.mark for c in (screen.body.ids.card_0, screen.body.ids.card_1)] == ["A", "B"]
+    ui.screenshot("quantum-link-initials.png")
+
+
 def test_two_taps_place_a_die_and_the_picker_can_be_cancelled(ui: Any) -> None:
     screen = ui.start_game("quantum-link", ["Ann", "Bo"])
     assert screen.mode == "play"
@@ -98,7 +166,7 @@ def test_the_rules_example_covers_green_s_four_and_says_so(ui: Any) -> None:
     ui.screenshot("quantum-link-covered.png")
 
     ui.tap(ui.find(screen, "pass_button"))
-    ui.tap(ui.find(screen, "pass_button"))
+    pass_to_the_end(ui, screen)
     assert screen.mode == "over"
     assert screen.result_text == "Green wins 5 to 3 against Black."
     assert not screen.rematch_text
@@ -120,7 +188,7 @@ def test_a_full_board_at_the_end_of_a_game(ui: Any) -> None:
     assert not screen.show_dead
     assert screen.pass_text == "Ann passes"
     ui.tap(ui.find(screen, "pass_button"))
-    ui.tap(ui.find(screen, "pass_button"))
+    pass_to_the_end(ui, screen)
     assert screen.session.outcome is not None
     assert screen.mode == "over"
     assert screen.result_text == "Bo wins 30 to 29 against Ann."

@@ -43,7 +43,8 @@ def test_a_fresh_table() -> None:
     assert ann.current and not now.rows[1].current
     assert (ann.colour, now.rows[2].colour) == ("#e53935", None)  # a player without a colour gets the theme's
     assert now.supplies == "Bank: 72 energy · 16 protons · 20 neutrons"
-    assert now.decks == "Decks: quark 98 + 3 up · baryon 21 + 3 up · meson 20 + 3 up"
+    # Issue 21: "quark 103 + 3 up" was jargon a new group could not read.
+    assert now.decks == "Quark deck 98 · 3 face up;  Baryon deck 21 · 3 face up;  Meson deck 20 · 3 face up"
     assert (now.quark_deck, now.quark_row, now.hand, now.decayed) == (98, 3, 5, 0)
     assert now.warning == ""
     assert now.rank_choices[0] == presenter.RankChoice("up", "UP   +2 energy")

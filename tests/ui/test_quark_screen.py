@@ -204,3 +204,27 @@ def test_readable_at_1280x720(ui: Any) -> None:
     for button in ("draw_button", "discard_draw_button", "decay_button", "annihilate_button", "create_button"):
         widget = ui.find(screen.body, button)
         assert widget.height >= 48 and widget.width >= 48
+
+
+def test_a_player_who_left_is_listed_as_left_and_nothing_breaks(ui: Any) -> None:
+    """Issue 21, finding 7: a player who left has no score now and is listed in the scores as left."""
+    screen = ui.start_game("quark", PLAYERS)
+    for action in actions_of("quark-4p-lithium.jsonl")[:12]:
+        screen.session.act(action)
+    screen.session.act({"type": "leave", "player": "Cy"})
+    ui.frames(3)
+    rows = {row.name: row for row in screen.body.ids.rows.children}
+    assert rows["Cy"].gone and rows["Cy"].score == "left" and rows["Cy"].atom == ""
+    assert not rows["Ann"].gone and rows["Ann"].score.isdigit()
+    assert "Quark deck" in screen.body.decks and "face up" in screen.body.decks
+    ui.screenshot("quark-a-player-left.png")
+    for name in ("Bo", "Dee"):
+        screen.session.act({"type": "leave", "player": name})
+    ui.frames(3)
+    assert screen.body.over
+    assert screen.turn_text == "Game over"  # it said "Dee to play: 2 actions left" on a finished game
+    scores = {row.name: row for row in screen.body.ids.score_rows.children}
+    assert set(scores) == set(PLAYERS)
+    assert [(scores[n].atom, scores[n].total) for n in ("Bo", "Cy", "Dee")] == [("left", "–")] * 3
+    assert scores["Ann"].total != "–"
+    ui.screenshot("quark-scores-with-leavers.png")

@@ -155,3 +155,83 @@ def test_a_diagonal_line_is_ringed_along_the_diagonal(ui: Any) -> None:
     formation = screen.board.ids.formation
     assert formation.line_on and abs(formation.line_angle) == pytest.approx(45)
     ui.screenshot("quinque-diagonal-line.png")
+
+
+def on_screen(widget: Any) -> tuple[int, int]:
+    x, y = widget.to_window(*widget.center)
+    return round(x), round(y)
+
+
+def where(screen: Any) -> dict[tuple[tuple[int, int], str], tuple[int, int]]:
+    """Where every placed tile's skydivers are on the screen (window pixels)."""
+    placed = {tuple(t["at"]) for t in screen.session.public_view()["tiles"]}
+    return {key: on_screen(spot) for key, spot in screen.spots.items() if key[0] in placed}
+
+
+def test_the_formation_never_moves_under_the_finger(ui: Any) -> None:
+    """Issue 21: "Quinque re-centres the formation after a tile is added, so the next tap marks another tile."
+
+    A tile added (and the move step's spaces) leaves every tile already on the board where it was on screen.
+    """
+    screen = ui.start_game("quinque", ["Ann", "Bo"])
+    ui.tap(spot(screen, (0, 0), "se"))
+    ui.frames(3)
+    ui.tap(ui.find(screen, "skip_button"))
+    ui.frames(3)
+    for at, corner in (((1, 0), "nw"), ((0, 1), "ne"), ((-1, 0), "sw"), ((0, -1), "se")):
+        before = where(screen)
+        widget = spot(screen, at, corner)
+        aimed = on_screen(widget)
+        ui.tap(widget)  # add a tile: straight at it, no scrolling first
+        ui.frames(3)
+        after = where(screen)
+        assert {k: after[k] for k in before} == before, f"the formation moved when {at} was added"
+        assert after[(at, corner)] == aimed  # the new tile is where the finger was
+        view = screen.session.public_view()
+        assert [at[0], at[1]] in [t["at"] for t in view["tiles"]]
+        before = where(screen)
+        ui.tap(ui.find(screen, "skip_button"))
+        ui.frames(3)
+        if screen.banner.startswith("New turn: the formation is centred again"):
+            continue  # re-fitted between turns, and said so
+        assert where(screen) == before
+    # Between turns every tile is in sight again (re-fitted if one had drifted out, and said so).
+    scroller = screen.board.ids.scroller
+    left, bottom = scroller.to_window(*scroller.pos)
+    for tile in screen.tile_views.values():
+        if any(tile is screen.tile_views.get(tuple(t["at"])) for t in screen.session.public_view()["tiles"]):
+            x, y = tile.to_window(*tile.pos)
+            assert left - 1 <= x and x + tile.width <= left + scroller.width + 1
+            assert bottom - 1 <= y and y + tile.height <= bottom + scroller.height + 1
+    ui.screenshot("quinque-after-several-tiles.png")
+
+
+def test_a_formation_drifting_out_of_sight_is_centred_between_turns_and_said(ui: Any) -> None:
+    """Issue 21: re-fit only when the formation would leave the board area, and then only between turns."""
+    screen = ui.start_game("quinque", ["Ann", "Bo"])
+    for action in (
+        {"type": "add", "player": "Ann", "tile": [0, 0], "skydiver": "nw"},
+        {"type": "skip", "player": "Ann"},
+    ):
+        screen.session.act(action)
+    ui.frames(3)
+    ui.tap(spot(screen, (1, 0), "nw"))  # Bo adds to the right: nothing moves
+    ui.frames(3)
+    ui.tap(ui.find(screen, "skip_button"))
+    ui.frames(3)
+    before = where(screen)
+    ui.tap(spot(screen, (2, 0), "nw"))  # Ann adds further right: the tile reaches past the board's edge
+    ui.frames(3)
+    assert {k: v for k, v in where(screen).items() if k in before} == before  # still nothing moves mid-turn
+    scroller = screen.board.ids.scroller
+    left = scroller.to_window(*scroller.pos)[0]
+    tile = screen.tile_views[(2, 0)]
+    assert tile.to_window(*tile.pos)[0] + tile.width > left + scroller.width  # partly out of sight
+    ui.tap(ui.find(screen, "skip_button"))  # the turn passes: now it may be fitted again
+    ui.frames(3)
+    assert screen.banner.startswith("New turn: the formation is centred again")
+    for at in ((0, 0), (1, 0), (2, 0)):
+        tile = screen.tile_views[at]
+        x = tile.to_window(*tile.pos)[0]
+        assert left - 1 <= x and x + tile.width <= left + scroller.width + 1
+    ui.screenshot("quinque-centred-between-turns.png")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.game import Options
+from companion.game import Leave, Options
 from companion.games.quintet.rules import (
     AllianceCapture,
     Capture,
@@ -125,14 +125,16 @@ def test_the_circle_is_tapped_player_by_player_and_the_last_one_is_added_for_you
     shown = table.shown()
     assert (shown.roll_text, shown.can_roll) == ("Set the circle first", False)
     assert shown.note == "Ann: tap the players in capturing order; each captures the next."
-    assert texts(shown) == [["Ann", "Bo", "Cy"], ["Dee"]]
+    assert texts(shown) == [["Ann", "Bo", "Cy"], ["Dee", "Start over"]]
+    assert shown.order_text == "Capturing order: tap who captures first."
     assert shown.dice == (1, 2)  # the last opening roll stays on show
     assert table.presenter.tap(Pick("Ann")) is None
     assert table.presenter.tap(Pick("Dee")) is None
     shown = table.shown()
     assert table.presenter.picked == ("Ann", "Dee")
     assert (shown.circle, shown.circle_closed) == (("Ann", "Dee"), False)
-    assert texts(shown) == [["Bo", "Cy", "Start over"]]
+    assert texts(shown) == [["Ann: 1st", "Bo", "Cy"], ["Dee: 2nd", "Start over"]]
+    assert shown.order_text == "Capturing order so far: Ann › Dee"
     assert table.presenter.tap(Pick("Dee")) is None  # tapped already: nothing changes
     assert table.presenter.picked == ("Ann", "Dee")
     action = table.presenter.tap(Pick("Cy"))
@@ -152,7 +154,8 @@ def test_start_over_forgets_the_players_tapped():
     assert "Start over" in [b.text for b in table.shown().buttons()]
     table.press("Start over")
     assert table.presenter.picked == ()
-    assert texts(table.shown()) == [["Ann", "Bo", "Cy"]]
+    assert texts(table.shown()) == [["Ann", "Bo", "Cy"], ["Start over"]]
+    assert not button(table.shown(), "Start over").enabled
     assert table.presenter.tap(StartOver()) is None
 
 
@@ -191,7 +194,11 @@ def test_after_a_roll_the_buttons_are_the_movers_legal_actions():
     assert table.shown().roll_text == "Roll for Ann"
     table.roll(6, 2)
     shown = table.shown()
-    assert texts(shown) == [["Ann captured Cy"], ["Bo captured Ann (rule 7)"], ["Token to Safety", "Turn done"]]
+    assert texts(shown) == [
+        ["Ann captured Cy"],
+        ["Bo captured Ann: Ann landed on Bo (rule 7)"],
+        ["Token to Safety", "Turn done"],
+    ]
     assert [b.tap for b in shown.buttons()] == [
         Capture("Ann", "Cy", "order"),
         Capture("Bo", "Ann", "rule7"),
@@ -204,7 +211,7 @@ def test_after_a_roll_the_buttons_are_the_movers_legal_actions():
     assert shown.roll_text == "Roll for Bo"  # a roll ends Ann's turn
     assert shown.news_tone == "text"
     table.press("Token to Safety")
-    assert texts(table.shown()) == [["Ann captured Cy"], ["Bo captured Ann (rule 7)"], ["Turn done"]]
+    assert texts(table.shown()) == [["Ann captured Cy"], ["Bo captured Ann: Ann landed on Bo (rule 7)"], ["Turn done"]]
 
 
 def test_double_sixes_offer_both_tokens_to_safety():
@@ -234,12 +241,13 @@ def test_someone_out_asks_the_alliance_question_and_rolling_waits():
     assert [p.out for p in shown.players] == [False, False, True, False, False]
     assert shown.circle == ("Ann", "Bo", "Dee", "Eve")
     assert "New capturing circle: Ann › Bo › Dee › Eve › Ann" in shown.news
-    assert "Bo would capture Dee" in shown.news
-    assert (shown.roll_text, shown.can_roll) == ("Settle rule 8 first", False)
-    assert texts(shown) == [["Bo captured Dee (alliance, rule 8)"], ["No alliance captures"]]
+    # Plain words first, the rule's number beside (issue 21: "rule 8" alone is jargon a new group cannot read).
+    assert "Bo and Dee were allies: now Bo may capture Dee (rule 8)" in shown.news
+    assert (shown.roll_text, shown.can_roll) == ("Old allies first (rule 8)", False)
+    assert texts(shown) == [["Bo captured Dee: old allies (rule 8)"], ["No old allies on one space"]]
     assert [b.accent for b in shown.buttons()] == [False, True]
     assert [b.tap for b in shown.buttons()] == [AllianceCapture("Bo", "Dee"), NoAllianceCaptures()]
-    table.press("No alliance captures")
+    table.press("No old allies on one space")
     shown = table.shown()
     assert shown.can_roll
     assert texts(shown) == [["Turn done"]]  # both of Bo's tokens have landed this roll
@@ -253,10 +261,73 @@ def test_the_end_names_the_winner():
     shown = table.shown()
     assert shown.phase == "over"
     assert (shown.roll_text, shown.can_roll) == ("Game over", False)
-    assert shown.news == shown.note == "Ann is the last player standing and wins!"
+    assert shown.news == "Ann is the last player standing and wins!"
+    assert shown.note.startswith("Ann is the last player standing after")
     assert shown.highlighted == "Ann"
     assert shown.rows == ()
     assert shown.circle == ("Ann",)
+
+
+def test_the_circle_buttons_keep_their_slots_after_each_tap():
+    """Issue 21: "Quintet's capturing-circle buttons shift left after each tap (aiming at Bo gave Ann › Cy › Bo)."
+
+    Every button keeps its row and place; a player tapped stays where they were, greyed and marked with
+    their place in the order, and the order is shown apart.
+    """
+    table = opened("Ann", "Bo", "Cy", "Dee", "Eve")
+    before = [[b.tap for b in row] for row in table.shown().rows]
+    assert texts(table.shown()) == [["Ann", "Bo", "Cy"], ["Dee", "Eve", "Start over"]]
+    table.press("Ann")
+    table.press("Cy")
+    shown = table.shown()
+    assert [[b.tap for b in row] for row in shown.rows] == before  # nothing slid into another's place
+    assert texts(shown) == [["Ann: 1st", "Bo", "Cy: 2nd"], ["Dee", "Eve", "Start over"]]
+    assert [b.enabled for b in shown.buttons()] == [False, True, False, True, True, True]
+    assert shown.order_text == "Capturing order so far: Ann › Cy"
+    table.press("Bo")  # aimed at Bo, got Bo
+    assert table.presenter.picked == ("Ann", "Cy", "Bo")
+
+
+def test_a_player_who_left_before_the_circle_is_not_offered_for_it():
+    table = opened("Ann", "Bo", "Cy")
+    table.session.act(Leave("Cy"))
+    assert texts(table.shown()) == [["Ann", "Bo", "Start over"]]
+    assert table.presenter.tap(Pick("Ann")) == SetCircle(("Ann", "Bo"))
+
+
+def test_the_dice_show_the_true_last_roll_after_a_player_leaves():
+    """Issue 21: "After Bo left Quintet, the dice showed 5+1 although the last roll was 2+2"."""
+    table = Table("Ann", "Bo", "Cy")
+    for a, b in ((6, 6), (1, 2), (1, 2)):
+        table.roll(a, b)
+    table.session.act(SetCircle(("Ann", "Bo", "Cy")))
+    for a, b in ((1, 3), (1, 4), (5, 1)):  # the rolls on: Ann, Bo, then Cy's 5 + 1
+        table.roll(a, b)
+    table.roll(2, 2)  # Ann's turn
+    table.roll(2, 2)  # Bo's turn
+    table.session.act(Leave("Bo"))
+    shown = table.shown()
+    assert (shown.dice, shown.dice_text) == ((2, 2), "2 + 2 = 4")
+    table.press("No old allies on one space")
+    assert table.shown().dice == (2, 2)  # Cy's turn: nothing rolled since Bo's 2 + 2
+
+
+def test_a_game_ended_by_leaving_greys_every_action():
+    """Issue 21: "'Roll for Cy' stays bright on a finished game": on a finished game every action is disabled."""
+    table = playing("Ann", "Bo", "Cy")
+    table.roll(5, 1)  # Ann
+    table.roll(2, 2)  # Bo
+    table.session.act(Leave("Bo"))
+    table.session.act(Leave("Ann"))
+    shown = table.shown()
+    assert (shown.roll_text, shown.can_roll) == ("Game over", False)
+    assert shown.rows == ()
+    assert shown.highlighted == "Cy"
+    assert shown.news == "Ann left the game. Cy is the only player left and wins!"
+    assert shown.note == ""  # said once, not twice
+    assert shown.out_note == "Left: Ann, Bo"
+    assert [p.out for p in shown.players] == [True, True, False]
+    assert shown.dice == (2, 2)
 
 
 def test_a_refused_action_is_the_rules_sentence_not_the_presenters():

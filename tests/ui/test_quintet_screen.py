@@ -91,13 +91,13 @@ def test_a_five_player_game_midway(ui):
     # The alliance question (rule 8) comes next; the roll waits for its answer.
     assert ui.find(screen, "roll_button").disabled
     ui.screenshot("quintet-alliance-question.png")
-    ui.tap(button(ui, screen, "No alliance captures"))
+    ui.tap(button(ui, screen, "No old allies on one space"))
     assert not ui.find(screen, "roll_button").disabled
     # A few more turns, one capture by rule 7 among them.
     roll(ui, screen)
     mover = screen.view["current"]
     predator = screen.view["players"][[p["name"] for p in screen.view["players"]].index(mover)]["predator"]
-    ui.tap(button(ui, screen, f"{predator} captured {mover} (rule 7)"))
+    ui.tap(button(ui, screen, f"{predator} captured {mover}: {mover} landed on {predator} (rule 7)"))
     roll(ui, screen)
     roll(ui, screen)
     view = screen.view
@@ -120,7 +120,10 @@ def test_the_dice_statistics_are_one_tap_away(ui):
     popup = ui.window.children[0]
     assert popup.game_stats.rolls == screen.view["rolls"] == 16
     assert popup.all_stats.rolls >= 16
-    assert "chi-square" in popup.ids.game_summary.text
+    # Plain words first (issue 21: "a chi-square figure" is jargon); the figure only as a detail.
+    summary = popup.ids.game_summary.text
+    assert summary.startswith(("Too few rolls", "The dice look fair", "These dice look unfair"))
+    assert "Detail: 16 rolls; chi-square" in summary
     assert "logged at" in popup.last_roll
     ui.screenshot("quintet-dice-stats.png")
     ui.tap(ui.find(popup, "close_button"))
@@ -149,6 +152,64 @@ def test_setting_the_circle_can_start_over(ui):
     assert screen.picked == []
     set_circle(ui, screen, [first, others[2], others[1], others[0]])
     assert screen.view["circle"] == [first, others[2], others[1], others[0]]
+
+
+def test_the_circle_buttons_stay_under_the_finger(ui):
+    """Issue 21: "Quintet's capturing-circle buttons shift left after each tap (aiming at Bo gave Ann › Cy › Bo)."
+
+    Every button keeps its place and size after each tap; a player tapped is greyed in place.
+    """
+    screen = ui.start_game("quintet", FIVE)
+    for _ in FIVE:
+        roll(ui, screen)
+    first = screen.view["first"]
+    others = [p for p in FIVE if p != first]
+
+    def places():
+        return {
+            b.text.split(":")[0]: (tuple(b.to_window(*b.pos)), tuple(b.size))
+            for b in screen.board.ids.actions.walk()
+            if b.__class__.__name__ in ("BigButton", "AccentButton")
+        }
+
+    before = places()
+    assert set(before) == {*FIVE, "Start over"}
+    ui.tap(button(ui, screen, first))
+    ui.tap(button(ui, screen, others[1]))
+    assert places() == before
+    assert button(ui, screen, f"{first}: 1st").disabled
+    assert ui.find_text(screen.board.ids.actions, f"Capturing order so far: {first} › {others[1]}")
+    ui.screenshot("quintet-5-circle-midway.png")
+    ui.tap(button(ui, screen, others[0]))  # aimed at the button where others[0] always was
+    assert screen.picked == [first, others[1], others[0]]
+    assert places() == before
+
+
+def test_a_leave_and_a_finished_game(ui):
+    """Issue 21: "After Bo left Quintet, the dice showed 5+1 although the last roll was 2+2; 'Roll for Cy'
+    stays bright on a finished game". The dice show the true last roll; on a finished game every action is greyed."""
+    from companion.game import Leave
+
+    screen, order = five_players_in_play(ui)
+    roll(ui, screen)
+    mover = screen.view["current"]
+    dice = screen.view["dice"]
+    screen.send(Leave(mover))
+    ui.frames(3)
+    board = screen.board
+    assert [board.ids.die_a.value, board.ids.die_b.value] == dice
+    assert board.ids.dice_numerals.text == f"{dice[0]} + {dice[1]} = {sum(dice)}"
+    ui.screenshot("quintet-5-after-a-leave.png")
+    still = [p for p in order if p != mover]
+    for name in still[:-1]:
+        screen.send(Leave(name))
+    ui.frames(3)
+    assert screen.over
+    assert ui.find(screen, "roll_button").disabled
+    assert ui.find(screen, "roll_button").text == "Game over"
+    assert [w for w in board.ids.actions.walk() if w.__class__.__name__ in ("BigButton", "AccentButton")] == []
+    assert [board.ids.die_a.value, board.ids.die_b.value] == dice
+    ui.screenshot("quintet-5-finished.png")
 
 
 def test_the_layout_is_sane_at_both_sizes(ui):

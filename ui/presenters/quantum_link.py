@@ -53,6 +53,7 @@ class DieShown:
     covered: bool
     scoring: bool  # framed: it scores now
     crossed_out: bool  # it can no longer score, and the table asked to see such dice
+    mark: str = ""  # its player's initial, on the die beside the colour (never colour alone)
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ class PlayerShown:
     score: str
     detail: str
     active: bool
+    mark: str = ""  # the initial their dice wear, shown on their colour swatch too
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,7 @@ class QuantumLinkShown:
     prompt: str  # the face picker's question
     pass_text: str
     pass_action: Pass | None  # what Pass sends; None when nobody may pass
+    pass_ends_game: bool  # the other player has just passed: this pass ends the game, so the screen asks first
     dead_count: int  # uncovered dice that can no longer score
     show_dead: bool
     result_text: str
@@ -121,6 +124,7 @@ def present(
     if selection.cell not in open_cells:
         selection = replace(selection, cell=None)  # filled meanwhile, or the game is over
     colours = player_colours(view, spare_colours)
+    marks = player_marks(view)
     entries = {_cell(entry["cell"]): entry for entry in view["cells"]}
     if selection.looking_at is not None and (entries.get(selection.looking_at) or {}).get("die") is None:
         selection = replace(selection, looking_at=None)
@@ -136,7 +140,7 @@ def present(
         return "last" if cell == last else ""
 
     hexes = tuple(
-        HexShown(cell, entry["name"], _die(entry["die"], colours, selection.show_dead), outline(cell))
+        HexShown(cell, entry["name"], _die(entry["die"], colours, marks, selection.show_dead), outline(cell))
         for cell, entry in entries.items()
     )
     info, info_is_news = _info(view, entries, selection)
@@ -146,7 +150,7 @@ def present(
         mode="over" if view["over"] else ("pick" if selection.cell else "play"),
         radius=view["radius"],
         hexes=hexes,
-        players=tuple(_player(p, colours[p["name"]], turn) for p in view["players"]),
+        players=tuple(_player(p, colours[p["name"]], marks[p["name"]], turn) for p in view["players"]),
         turn=turn,
         turn_colour=colours[turn] if turn else None,
         info=info,
@@ -156,6 +160,7 @@ def present(
         ),
         pass_text=f"{turn} passes" if turn else "Pass",
         pass_action=pass_action,
+        pass_ends_game=pass_action is not None and view["passes"] >= 1,
         dead_count=sum(1 for e in entries.values() if e["die"] and e["die"]["dead"] and not e["die"]["covered"]),
         show_dead=selection.show_dead,
         result_text=result["detail"] if result else "",
@@ -202,6 +207,24 @@ def player_colours(view: View, spare_colours: Sequence[str] = ()) -> dict[str, s
     return {first["name"]: colours[0], second["name"]: colours[1]}
 
 
+def player_marks(view: View) -> dict[str, str]:
+    """The mark each player's dice wear: their initial, or their seat number when both names start alike."""
+    names = [p["name"] for p in view["players"]]
+    firsts = [name[:1].upper() for name in names]
+    if len(set(firsts)) == len(firsts):
+        return dict(zip(names, firsts, strict=True))
+    return {name: str(seat) for seat, name in enumerate(names, start=1)}
+
+
+def pass_question(shown: QuantumLinkShown) -> str:
+    """What the screen asks before the pass that ends the game."""
+    other = next((p.name for p in shown.players if p.name != shown.turn), "The other player")
+    return (
+        f"{other} passed just now. If {shown.turn} passes too, both players have passed and the game ends: "
+        "the dice that do not score are covered and the scores counted."
+    )
+
+
 def describe(entry: Mapping[str, Any]) -> str:
     """What the die on a hex is doing, e.g. "E5: Ann's 4, 0 friendly neighbours, not scoring now."."""
     die = entry["die"]
@@ -221,14 +244,17 @@ def _info(view: View, entries: Mapping[Cell, Mapping[str, Any]], selection: Sele
     return ("", False) if view["over"] else (HINT, False)
 
 
-def _die(die: Mapping[str, Any] | None, colours: Mapping[str, str], show_dead: bool) -> DieShown | None:
+def _die(
+    die: Mapping[str, Any] | None, colours: Mapping[str, str], marks: Mapping[str, str], show_dead: bool
+) -> DieShown | None:
     if die is None:
         return None
     crossed_out = show_dead and die["dead"] and not die["covered"]
-    return DieShown(die["face"], colours[die["player"]], die["covered"], die["scoring"], crossed_out)
+    player = die["player"]
+    return DieShown(die["face"], colours[player], die["covered"], die["scoring"], crossed_out, marks[player])
 
 
-def _player(player: Mapping[str, Any], colour: str, turn: str | None) -> PlayerShown:
+def _player(player: Mapping[str, Any], colour: str, mark: str, turn: str | None) -> PlayerShown:
     covered = f", {player['covered']} covered" if player["covered"] else ""
     return PlayerShown(
         name=player["name"],
@@ -236,6 +262,7 @@ def _player(player: Mapping[str, Any], colour: str, turn: str | None) -> PlayerS
         score=str(player["score"]),
         detail=f"{player['dice_left']} dice left{covered}",
         active=player["name"] == turn,
+        mark=mark,
     )
 
 

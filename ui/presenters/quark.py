@@ -67,6 +67,7 @@ class PlayerRow:
     score: str
     atom: str  # the atom they would build if it ended now, or ""
     current: bool
+    gone: bool = False  # left the game: listed, greyed, never scored
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,8 @@ class QuarkShown:
 def present(view: View, colours: Mapping[str, str] | None = None) -> QuarkShown:
     """The public `view` as the screen shows it; `colours` are the players' own, by name."""
     colours = colours or {}
-    current = view["current"] or ""
+    # A game ended by players leaving may still name whose turn it was: once over, nobody's.
+    current = "" if view["over"] else view["current"] or ""
     me = next((p for p in view["players"] if p["name"] == current), None)
     bank, decks = view["bank"], view["decks"]
     supplies = f"Bank: {bank['energy']} energy · {bank['protons']} protons · {bank['neutrons']} neutrons"
@@ -167,7 +169,7 @@ def present(view: View, colours: Mapping[str, str] | None = None) -> QuarkShown:
         turn_text=_turn_text(current, int(view["actions_left"])),
         warning="  ".join(warnings),
         supplies=supplies,
-        decks="Decks: " + " · ".join(f"{name} {decks[name]['deck']} + {decks[name]['row']} up" for name in DECKS),
+        decks=";  ".join(deck_words(name, decks[name]["deck"], decks[name]["row"]) for name in DECKS),
         rows=tuple(_row(p, colours.get(p["name"]), p["name"] == current) for p in view["players"]),
         quark_deck=int(decks["quark"]["deck"]),
         quark_row=int(decks["quark"]["row"]),
@@ -180,6 +182,11 @@ def present(view: View, colours: Mapping[str, str] | None = None) -> QuarkShown:
     if not shown.over:
         return shown
     return _with_scores(shown, view, colours)
+
+
+def deck_words(name: str, deck: int, row: int) -> str:
+    """``Quark deck 103 · 3 face up``: a deck's cards face down, and its row of face-up cards beside it."""
+    return f"{name.capitalize()} deck {deck} · {row} face up"
 
 
 def _counts(view: View) -> dict[str, dict[str, int]]:
@@ -213,8 +220,9 @@ def _row(player: Mapping[str, Any], colour: str | None, current: bool) -> Player
         hand=str(player["hand"]),
         decayed=f"+{decayed} decayed" if decayed else "",
         score="left" if player["gone"] else str(player["score_now"]),
-        atom=player["atom_now"] or "",
+        atom="" if player["gone"] else player["atom_now"] or "",
         current=current,
+        gone=bool(player["gone"]),
     )
 
 

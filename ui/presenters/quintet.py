@@ -21,7 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from companion.game import Action, View
+from companion.dicestats import rolls_in
+from companion.game import LEFT, Action, View
 from companion.games.quintet import views
 from companion.games.quintet.rules import (
     RULE7,
@@ -37,7 +38,9 @@ from companion.session import Session
 from ui.presenters import on_screen
 
 PICKS_PER_ROW = 3
-"""Players' buttons in one row while the circle is set: wide enough for a name, five fit in two rows."""
+"""Players' buttons in one row while the circle is set: wide enough for a name, five and Start over fit in two rows."""
+
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,7 @@ class ButtonShown:
     text: str
     tap: Tap
     accent: bool = False
+    enabled: bool = True  # greyed in place (a player already tapped into the circle), never taken away
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,7 @@ class QuintetShown:
     circle_closed: bool  # the circle is set: draw the arrow from the last back to the first
     highlighted: str  # whose disc is ringed: the player on turn, or the winner ("" for nobody)
     out_note: str  # ``Out: Bo, Ann`` ("" while everyone is in)
+    order_text: str  # while the circle is set: the capturing order tapped so far, shown apart from the buttons
     note: str  # the words above the buttons: how this phase works, or how the game ended
     rows: tuple[tuple[ButtonShown, ...], ...]  # the buttons, row by row
 
@@ -113,17 +118,29 @@ class QuintetPresenter:
         """What the screen shows now. A half-tapped circle is forgotten once the circle is no longer being set."""
         view = self.session.public_view()
         phase = view["phase"]
-        if phase != "circle":
+        over = bool(view["over"])
+        if phase != "circle" or over:
             self.picked = ()
-        due = view["due_to_roll"]
-        dice = _last_dice(view)
-        players = tuple(PlayerShown(p["name"], p["colour"], p["tokens"], p["out"]) for p in view["players"])
-        out = [p.name for p in players if p.out]
+        # A finished game (also one ended by players leaving, whatever its phase) offers nothing to tap.
+        due = None if over else view["due_to_roll"]
+        dice = self.last_roll()
+        gone = set(view["gone"])
+        # A player who left is off the circle like one knocked out, and named apart.
+        players = tuple(
+            PlayerShown(p["name"], p["colour"], p["tokens"], p["out"] or p["name"] in gone) for p in view["players"]
+        )
+        out = [name for name in view["out"] if name not in gone]
+        left = [p.name for p in players if p.name in gone]
+        out_note = "  ·  ".join(
+            part
+            for part in ("Out: " + ", ".join(out) if out else "", "Left: " + ", ".join(left) if left else "")
+            if part
+        )
         return QuintetShown(
             phase=phase,
             news=on_screen(self.news()),
             news_tone="warn" if view["extra_turn"] else "text",
-            roll_text=_roll_words(phase, due, bool(view["extra_turn"])),
+            roll_text="Game over" if over else _roll_words(phase, due, bool(view["extra_turn"])),
             can_roll=due is not None,
             dice=dice,
             dice_text=f"{dice[0]} + {dice[1]} = {dice[0] + dice[1]}" if dice else "",
@@ -131,11 +148,21 @@ class QuintetPresenter:
             players=players,
             circle=tuple(view["circle"]) or self.picked,
             circle_closed=bool(view["circle"]),
-            highlighted=view["current"] or view["winner"] or "",
-            out_note="Out: " + ", ".join(out) if out else "",
+            highlighted=_highlighted(view),
+            out_note=out_note,
+            order_text=self._order_text(view) if not over else "",
             note=self._note(view),
-            rows=self._rows(view),
+            rows=() if over else self._rows(view),
         )
+
+    def last_roll(self) -> tuple[int, int] | None:
+        """The dice on show: the last roll of this game, whatever happened since (None before the first).
+
+        The view's own dice are this turn's only: after a turn ends or a player leaves they are cleared,
+        and an older roll (a roll on) must not show as if it were the last one.
+        """
+        rolls = rolls_in(self.session.events)
+        return rolls[-1] if rolls else None
 
     def news(self) -> str:
         """The sentence about the last thing that happened (how the game opens, before anything has)."""
@@ -144,6 +171,10 @@ class QuintetPresenter:
 
     def _note(self, view: View) -> str:
         phase = view["phase"]
+        if phase == "over" or view["over"]:
+            # How it ended in full; a game won by the others leaving is told by the news above alone.
+            outcome = view["outcome"] or {}
+            return "" if outcome.get("reason") == LEFT else on_screen(str(outcome.get("detail") or ""))
         if phase == "opening":
             rolls = [f"{r['player']} {r['total']}" for r in view["opening"]]
             return "Opening roll, in seat order: the highest total plays first; on a tie, whoever rolled it first. " + (
@@ -157,9 +188,14 @@ class QuintetPresenter:
                 "Rolling on: a token on each space the dice name (a double: both on one space, a barricade). "
                 + "  ·  ".join(entries)
             )
-        if phase == "over":
-            return on_screen(self.news())
         return ""
+
+    def _order_text(self, view: View) -> str:
+        if view["phase"] != "circle":
+            return ""
+        if not self.picked:
+            return "Capturing order: tap who captures first."
+        return on_screen("Capturing order so far: " + " → ".join(self.picked))
 
     def _rows(self, view: View) -> tuple[tuple[ButtonShown, ...], ...]:
         if view["phase"] == "circle":
@@ -171,16 +207,26 @@ class QuintetPresenter:
         captures = [(_capture_words(a), a) for a in legal if isinstance(a, Capture | AllianceCapture)]
         rows: list[tuple[ButtonShown, ...]] = [(ButtonShown(words, action),) for words, action in captures]
         if any(isinstance(a, NoAllianceCaptures) for a in legal):
-            rows.append((ButtonShown("No alliance captures", NoAllianceCaptures(), accent=True),))
+            rows.append((ButtonShown("No old allies on one space", NoAllianceCaptures(), accent=True),))
         turn = [ButtonShown(_turn_words(a), a) for a in legal if isinstance(a, Safety | EndTurn)]
         if turn:
             rows.append(tuple(turn))
         return tuple(rows)
 
     def _circle_rows(self, view: View) -> tuple[tuple[ButtonShown, ...], ...]:
-        buttons = [ButtonShown(p["name"], Pick(p["name"])) for p in view["players"] if p["name"] not in self.picked]
-        if self.picked:
-            buttons.append(ButtonShown("Start over", StartOver()))
+        """One button per player in seat order, then Start over: every one keeps its slot after each tap.
+
+        A player tapped already stays where they were, greyed and marked with their place in the order
+        (a button taken away let the next one slide under the finger: aiming at Bo gave Ann › Cy › Bo).
+        """
+        buttons = []
+        for name in _circle_players(view):
+            if name in self.picked:
+                place = ORDINALS[self.picked.index(name)]
+                buttons.append(ButtonShown(f"{name}: {place}", Pick(name), enabled=False))
+            else:
+                buttons.append(ButtonShown(name, Pick(name)))
+        buttons.append(ButtonShown("Start over", StartOver(), enabled=bool(self.picked)))
         return tuple(tuple(buttons[i : i + PICKS_PER_ROW]) for i in range(0, len(buttons), PICKS_PER_ROW))
 
     # -- tapping ---------------------------------------------------------------------------------
@@ -206,8 +252,8 @@ class QuintetPresenter:
         refused order is tapped again from the start).
         """
         view = self.session.public_view()
-        players = [p["name"] for p in view["players"]]
-        if view["phase"] != "circle" or name not in players or name in self.picked:
+        players = _circle_players(view)
+        if view["phase"] != "circle" or view["over"] or name not in players or name in self.picked:
             return None
         picked = [*self.picked, name]
         left = [p for p in players if p not in picked]
@@ -223,9 +269,23 @@ class QuintetPresenter:
 # -- words ----------------------------------------------------------------------------------------
 
 
+def _circle_players(view: View) -> list[str]:
+    """Who goes into the capturing circle: every seat but those who left."""
+    gone = set(view["gone"])
+    return [p["name"] for p in view["players"] if p["name"] not in gone]
+
+
+def _highlighted(view: View) -> str:
+    """Whose disc is ringed: the player on turn, or once the game is over its winner (also one by leaving)."""
+    if view["over"]:
+        winners = (view["outcome"] or {}).get("winners") or [view["winner"] or ""]
+        return str(winners[0])
+    return str(view["current"] or "")
+
+
 def _roll_words(phase: str, due: str | None, extra_turn: bool) -> str:
     if due is None:
-        return {"circle": "Set the circle first", "over": "Game over"}.get(phase, "Settle rule 8 first")
+        return {"circle": "Set the circle first", "over": "Game over"}.get(phase, "Old allies first (rule 8)")
     if phase == "opening":
         return f"{due}: opening roll"
     if phase == "rolling_on":
@@ -237,28 +297,16 @@ def _roll_words(phase: str, due: str | None, extra_turn: bool) -> str:
 
 def _capture_words(action: Capture | AllianceCapture) -> str:
     if isinstance(action, AllianceCapture):
-        return f"{action.by} captured {action.of} (alliance, rule 8)"
-    return f"{action.by} captured {action.of}" + (" (rule 7)" if action.rule == RULE7 else "")
+        return f"{action.by} captured {action.of}: old allies (rule 8)"
+    if action.rule == RULE7:
+        return f"{action.by} captured {action.of}: {action.of} landed on {action.by} (rule 7)"
+    return f"{action.by} captured {action.of}"
 
 
 def _turn_words(action: Safety | EndTurn) -> str:
     if isinstance(action, EndTurn):
         return "Turn done"
     return "Both to Safety" if action.tokens == 2 else "Token to Safety"
-
-
-def _last_dice(view: View) -> tuple[int, int] | None:
-    """The dice on show: this turn's roll, else the last roll on, else (before play) the last opening roll."""
-    if view["dice"]:
-        a, b = view["dice"]
-        return a, b
-    if view["rolled_on"]:
-        a, b = view["rolled_on"][-1]["dice"]
-        return a, b
-    if view["opening"] and view["phase"] != "play":
-        a, b = view["opening"][-1]["dice"]
-        return a, b
-    return None
 
 
 # -- the dice statistics popup ------------------------------------------------------------------

@@ -14,7 +14,8 @@ from dataclasses import replace
 from typing import Any
 
 from kivy.app import App
-from kivy.graphics import Color, Ellipse, Line, Mesh, RoundedRectangle
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle, RoundedRectangle
 from kivy.metrics import dp
 from kivy.properties import (
     BooleanProperty,
@@ -33,6 +34,7 @@ from ui import theme
 from ui.presenters import quantum_link as presenter
 from ui.presenters.quantum_link import Cell, HexShown, QuantumLinkShown, Selection
 from ui.screens.base import GameScreen
+from ui.widgets.fitted_popup import FittedPopup
 
 RGBA = theme.RGBA
 SQRT3 = math.sqrt(3.0)
@@ -131,6 +133,13 @@ class HexCell(Label):
                         Line(points=[cx - k, cy + k, cx + k, cy - k], width=width)
                     self.color = (*self.color[:3], 0.6)
             self.text = str(die.face)
+            if die.mark:
+                # The owner's initial in the die's corner: who owns a die is never told by colour alone.
+                mark = CoreLabel(text=die.mark, font_size=max(dp(10), s * 0.36), bold=True)
+                mark.refresh()
+                Color(*(self.color[:3]), 0.9)
+                left, top = cx - side / 2 + side * 0.07, cy + side / 2 - side * 0.04
+                Rectangle(texture=mark.texture, pos=(left, top - mark.texture.height), size=mark.texture.size)
 
 
 class HexBoard(Widget):
@@ -204,7 +213,23 @@ class PlayerCard(BoxLayout):
     score = StringProperty("0")
     detail = StringProperty("")
     colour = ListProperty([1, 1, 1, 1])
+    ink = ListProperty([0, 0, 0, 1])  # the initial on the swatch: dark or light, whichever reads on the colour
+    mark = StringProperty("")  # the initial this player's dice wear
     active = BooleanProperty(False)
+
+
+class PassConfirm(FittedPopup):
+    """The pass that would end the game asks first; its confirm lies nowhere near the Pass button.
+
+    Pass stays in one place for both players, so a double tap used to pass twice and end the game.
+    """
+
+    question = StringProperty("")
+    screen = ObjectProperty(None)
+
+    def confirm(self) -> None:
+        self.dismiss()
+        self.screen.pass_turn(confirmed=True)
 
 
 class QuantumLinkBody(BoxLayout):
@@ -256,6 +281,7 @@ class QuantumLinkScreen(GameScreen):
         for card, player in zip((self.body.ids.card_0, self.body.ids.card_1), shown.players, strict=True):
             card.name, card.score, card.detail, card.active = player.name, player.score, player.detail, player.active
             card.colour = list(theme.rgba(player.colour))
+            card.ink, card.mark = list(_ink_on(theme.rgba(player.colour))), player.mark
         if shown.turn_colour is not None:
             self.turn_colour = list(theme.rgba(shown.turn_colour))
             self.turn_ink = list(_ink_on(theme.rgba(shown.turn_colour)))
@@ -282,9 +308,16 @@ class QuantumLinkScreen(GameScreen):
         self.selection = replace(self.selection, cell=None)
         self._show()
 
-    def pass_turn(self) -> None:
-        if self.shown is not None and self.shown.pass_action is not None:
-            self._send_and_let_go(self.shown.pass_action)
+    def pass_turn(self, *, confirmed: bool = False) -> PassConfirm | None:
+        """Pass; the pass that ends the game asks first (the popup it opens is returned)."""
+        if self.shown is None or self.shown.pass_action is None:
+            return None
+        if self.shown.pass_ends_game and not confirmed:
+            popup = PassConfirm(question=presenter.pass_question(self.shown), screen=self)
+            popup.open()
+            return popup
+        self._send_and_let_go(self.shown.pass_action)
+        return None
 
     def toggle_dead(self) -> None:
         self.selection = replace(self.selection, show_dead=not self.selection.show_dead)

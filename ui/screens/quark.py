@@ -19,7 +19,7 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Obje
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.popup import Popup
 from kivy.uix.widget import Widget
-from kivy.utils import get_hex_from_color
+from kivy.utils import escape_markup, get_hex_from_color
 
 from companion.game import Action, View
 from ui import theme
@@ -41,12 +41,13 @@ def _markup_colour(tone: str) -> str:
 
 
 def _atom_markup(line: presenter.AtomLine) -> str:
-    """One line of the atom table, its note in its tone's colour."""
-    if not line.note:
-        return line.text
+    """One line of the atom table, its note in its tone's colour (atom names come from a file: escaped)."""
+    text, note = escape_markup(line.text), escape_markup(line.note)
+    if not note:
+        return text
     if not line.note_tone:
-        return f"{line.text}  {line.note}"
-    return f"{line.text}  [color={_markup_colour(line.note_tone)}]{line.note}[/color]"
+        return f"{text}  {note}"
+    return f"{text}  [color={_markup_colour(line.note_tone)}]{note}[/color]"
 
 
 def _drop_unless(popup: Popup, row_id: str, wanted: bool) -> None:
@@ -67,8 +68,9 @@ class QuarkRow(BoxLayout):
     particles = StringProperty("")
     hand = StringProperty("")
     score = StringProperty("")
-    atom = StringProperty("")
+    atom = StringProperty("")  # shown in a markup label: escaped
     current = BooleanProperty(False)
+    gone = BooleanProperty(False)
 
     def show(self, row: presenter.PlayerRow) -> None:
         self.name = row.name
@@ -76,7 +78,8 @@ class QuarkRow(BoxLayout):
         self.energy, self.protons, self.neutrons = row.energy, row.protons, row.neutrons
         self.particles = row.particles
         self.hand = row.hand + (f"  [size=14sp]{row.decayed}[/size]" if row.decayed else "")
-        self.score, self.atom, self.current = row.score, row.atom, row.current
+        self.score, self.atom, self.current = escape_markup(row.score), escape_markup(row.atom), row.current
+        self.gone = row.gone
 
 
 class QuarkScoreRow(BoxLayout):

@@ -111,6 +111,9 @@ class QuinqueScreen(GameScreen):
         self.spaces: dict[Pos, QuinqueSpace] = {}
         self._view: View = {}
         self._legal: Sequence[Action] = ()
+        self._anchor: tuple[float, float] | None = None  # where the grid's (0, 0) lies on the formation
+        self._fitted_for: tuple[float, float] = (0.0, 0.0)  # the board area's size the anchor was set for
+        self._drawn_player: str | None = None  # whose turn the last drawing showed
         self._redraw = Clock.create_trigger(lambda _dt: self.draw())
         super().__init__(*args, **kwargs)
 
@@ -119,7 +122,6 @@ class QuinqueScreen(GameScreen):
     def build_body(self) -> Widget:
         self.board = QuinqueBoard(screen=self)
         self.board.ids.scroller.bind(size=lambda *_: self._redraw())
-        Clock.schedule_once(lambda _dt: self._centre(), 0)
         return self.board
 
     def render(self, view: View) -> None:
@@ -142,7 +144,13 @@ class QuinqueScreen(GameScreen):
     # -- drawing ---------------------------------------------------------------------------
 
     def draw(self) -> None:
-        """Lay the formation out again from the last `shown`, and the side panel with it."""
+        """Lay the formation out again from the last `shown`, and the side panel with it.
+
+        What is on the board stays where it is on screen: a tile added (or the spaces of the move step)
+        grows the formation away from the finger, scrolling the rest so nothing already shown moves.
+        The formation is fitted (centred) again only when the board area changes size, or between
+        turns when a tile has drifted out of sight, and the banner says so.
+        """
         shown = self.shown
         if shown is None:
             return
@@ -150,13 +158,34 @@ class QuinqueScreen(GameScreen):
         formation: QuinqueFormation = self.board.ids.formation
         scroller = self.board.ids.scroller
         size = cell_size()
-        width, height = shown.columns * size, shown.rows * size
-        formation.size = (max(width, scroller.width), max(height, scroller.height))
-        off_x, off_y = (formation.width - width) / 2, (formation.height - height) / 2
-        bottom = shown.top + shown.rows - 1
+        area = (scroller.width, scroller.height)
+        new_turn = self._drawn_player is not None and shown.player != self._drawn_player
+        self._drawn_player = shown.player
+        if self._anchor is None or self._fitted_for != area:
+            ox, oy = self._fitted(shown, area)
+        else:
+            # Where the grid's (0, 0) sits in the board area now: its place on the formation, as scrolled.
+            # (The scroller moves its content by a translation, not by the formation's pos.)
+            ox = self._anchor[0] - scroller.scroll_x * max(0.0, formation.width - area[0])
+            oy = self._anchor[1] - scroller.scroll_y * max(0.0, formation.height - area[1])
+            if new_turn and not self._all_tiles_in_sight(shown, ox, oy, area) and self._tiles_fit(shown, area):
+                ox, oy = self._fitted(shown, area)
+                self.say("New turn: the formation is centred again, so every tile is in sight.")
+        self._fitted_for = area
+        cols = [c.at[0] for c in shown.cells] or [0]
+        rows = [c.at[1] for c in shown.cells] or [0]
+        min_x, max_x = min(0.0, ox + min(cols) * size), max(area[0], ox + (max(cols) + 1) * size)
+        min_y, max_y = min(0.0, oy - max(rows) * size), max(area[1], oy - min(rows) * size + size)
+        formation.size = (max_x - min_x, max_y - min_y)
+        self._anchor = (ox - min_x, oy - min_y)
+        # Scroll so the part of the formation that was in view stays exactly where it was.
+        spare_x, spare_y = formation.width - area[0], formation.height - area[1]
+        scroller.scroll_x = -min_x / spare_x if spare_x > 0 else 0
+        scroller.scroll_y = -min_y / spare_y if spare_y > 0 else 0
+        anchor_x, anchor_y = self._anchor
 
         def origin(at: Pos) -> tuple[float, float]:
-            return off_x + (at[0] - shown.left) * size, off_y + (bottom - at[1]) * size
+            return anchor_x + at[0] * size, anchor_y - at[1] * size
 
         formation.clear_widgets()
         self.spots, self.tile_views, self.spaces = {}, {}, {}
@@ -166,6 +195,33 @@ class QuinqueScreen(GameScreen):
             else:
                 self._add_tile(formation, cell, origin(cell.at))
         self._ring_line(formation, shown.line_ends, origin)
+
+    @staticmethod
+    def _fitted(shown: QuinqueShown, area: tuple[float, float]) -> tuple[float, float]:
+        """Where the grid's (0, 0) goes in the board area for the formation to sit in its middle."""
+        size = cell_size()
+        width, height = shown.columns * size, shown.rows * size
+        return (area[0] - width) / 2 - shown.left * size, (area[1] - height) / 2 + (shown.top + shown.rows - 1) * size
+
+    @staticmethod
+    def _tiles_fit(shown: QuinqueShown, area: tuple[float, float]) -> bool:
+        """Whether the placed tiles fit the board area at all (if not, centring again would not help: scroll)."""
+        tiles = [c.at for c in shown.cells if c.kind == "tile"] or [(0, 0)]
+        columns = max(c for c, _ in tiles) - min(c for c, _ in tiles) + 1
+        rows = max(r for _, r in tiles) - min(r for _, r in tiles) + 1
+        return columns * cell_size() <= area[0] and rows * cell_size() <= area[1]
+
+    @staticmethod
+    def _all_tiles_in_sight(shown: QuinqueShown, ox: float, oy: float, area: tuple[float, float]) -> bool:
+        size = cell_size()
+        return all(
+            ox + c.at[0] * size >= 0
+            and ox + (c.at[0] + 1) * size <= area[0] + 1
+            and oy - c.at[1] * size >= 0
+            and oy - c.at[1] * size + size <= area[1] + 1
+            for c in shown.cells
+            if c.kind == "tile"
+        )
 
     def _add_space(self, formation: QuinqueFormation, cell: CellShown, pos: tuple[float, float]) -> None:
         space = QuinqueSpace(pos=pos, size=(cell_size(), cell_size()))
@@ -234,10 +290,6 @@ class QuinqueScreen(GameScreen):
         board.can_skip = shown.can_skip
         board.note = shown.note
         board.hint = shown.hint
-
-    def _centre(self) -> None:
-        scroller = self.board.ids.scroller
-        scroller.scroll_x = scroller.scroll_y = 0.5
 
     # -- taps, answered by the presenter ---------------------------------------------------
 

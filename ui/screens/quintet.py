@@ -367,10 +367,20 @@ class QuintetScreen(GameScreen):
         for row in rows:
             line = QuintetRow()
             for button in row:
-                widget = (Factory.AccentButton if button.accent else Factory.BigButton)(text=button.text)
+                widget = (Factory.AccentButton if button.accent else Factory.BigButton)(
+                    text=button.text,
+                    disabled=not button.enabled,
+                    background_disabled_normal="",
+                    disabled_color=theme.DISABLED_TEXT,
+                )
+                if not button.enabled:
+                    widget.background_color = theme.DISABLED_BUTTON
                 widget.bind(on_release=lambda _w, tap=button.tap: self.tap(tap))
                 line.add_widget(widget)
             box.add_widget(line)
+        if self.shown is not None and self.shown.order_text:
+            # Below the buttons, so its words never push a button from under a finger.
+            box.add_widget(Factory.QuintetOrder(text=self.shown.order_text))
         box.add_widget(Widget())  # the rows sit at the top
 
     # -- what the table taps ---------------------------------------------------------

@@ -108,6 +108,14 @@ def tell(event: Event, state: QuintetState) -> str:
     return news(event, state)
 
 
+def _allies_question(state: QuintetState) -> str:
+    """The question a closing circle asks (rule 8), in plain words first: old allies may now be predator and prey."""
+    if not state.alliances:
+        return ""
+    pairs = "; ".join(f"{p.by} and {p.of} were allies: now {p.by} may capture {p.of} (rule 8)" for p in state.alliances)
+    return f" {pairs}. Does a space hold them both?"
+
+
 def news(event: Event | None, state: QuintetState) -> str:
     """What the table reads after `event` (the last of an action's events), in the `state` it led to.
 
@@ -148,19 +156,19 @@ def news(event: Event | None, state: QuintetState) -> str:
         case SafetyTaken(player=player, tokens=tokens):
             return f"{player}: {'both tokens enter' if tokens == 2 else 'a token enters'} Safety."
         case Captured(by=by, of=of, rule=rule, left=left):
-            how = {RULE7: f" ({of} landed on its predator, rule 7)", RULE8: " (an alliance broken, rule 8)"}
+            how = {
+                RULE7: f" ({of} landed on its predator, rule 7)",
+                RULE8: f" (old allies: {by} may now capture {of}, rule 8)",
+            }
             return f"{by} captured a token of {of}{how.get(rule, '')}; {of} has {left} left."
         case PlayerOut(player=gone, circle=circle):
-            said = f"{gone} is out. New capturing circle: {circle_text(circle)}."
-            if state.alliances:
-                pairs = " or ".join(f"{p.by} would capture {p.of}" for p in state.alliances)
-                said += f" Does any space hold an old alliance that is now predator and prey ({pairs})?"
+            said = f"{gone} is out. New capturing circle: {circle_text(circle)}." + _allies_question(state)
             if state.phase == PLAY and state.dice is None:  # the mover went out: the turn has passed on
                 said += f" {state.current}'s turn."
             return said
         case AlliancesSettled():
             goes_on = "goes on" if state.dice is not None else "rolls"
-            return f"No alliance became a capture. {state.current} {goes_on}."
+            return f"No old allies shared a space. {state.current} {goes_on}."
         case GameWon(player=winner):
             return f"{winner} is the last player standing and wins!"
         case PlayerLeft(player=gone):
@@ -168,10 +176,7 @@ def news(event: Event | None, state: QuintetState) -> str:
                 return f"{gone} left the game. {state.still_in[0]} is the only player left and wins!"
             if state.phase in (OPENING, CIRCLE):
                 return f"{gone} left the game. {state.current} is next."
-            said = f"{gone} left the game. New capturing circle: {circle_text(state.circle)}."
-            if state.alliances:
-                pairs = " or ".join(f"{p.by} would capture {p.of}" for p in state.alliances)
-                said += f" Does any space hold an old alliance that is now predator and prey ({pairs})?"
+            said = f"{gone} left the game. New capturing circle: {circle_text(state.circle)}." + _allies_question(state)
             return f"{said} {state.current}'s turn." if state.phase == PLAY and state.dice is None else said
         case _:
             raise UnknownEvent("Quintet", event)
