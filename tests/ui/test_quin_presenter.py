@@ -68,7 +68,7 @@ def test_play_shows_where_pieces_are_and_only_what_was_revealed():
     state = act(started(), flash(ANN, "8", "2"))  # Ann's Peripheral captures Bo's Shadow
     shown = shown_for(state)
     assert shown.result == "Ann's 8 (Peripheral) captures Bo's 2 (Shadow)."
-    assert piece(shown, ANN, "8").text == "[b]8[/b]\n[size=12sp]Periph.[/size]"
+    assert piece(shown, ANN, "8").text == "[b]8[/b]\n[size=10sp]Peripheral[/size]"
     assert piece(shown, BO, "2").look == "taken" and "Shadow" in piece(shown, BO, "2").text
     assert piece(shown, ANN, "12").look == "waiting" and piece(shown, ANN, "1").look == "board"
     assert piece(shown, ANN, "1").text == "[b]1[/b]"
@@ -167,8 +167,9 @@ def setup_for(state: QuinState, picks: SetupPicks = NO_PICKS, player: str = ANN)
 
 def test_the_clone_is_sent_once_both_faces_are_picked():
     shown = setup_for(new_game())
-    assert [c.text for c in shown.clone_from] == ["AL", "Time", "Refl.", "Memory", "Periph.", "Void"]
-    assert [c.text for c in shown.clone_to] == ["Time", "Memory", "Void", "AL"]
+    al = "Artificial\nLight"
+    assert [c.text for c in shown.clone_from] == [al, "Time", "Reflector", "Memory", "Peripheral", "Void"]
+    assert [c.text for c in shown.clone_to] == ["Time", "Memory", "Void", al]
     tap = shown.pick_clone("from", "Peripheral")
     assert tap.action is None and tap.picks.clone_from == "Peripheral"
     assert [c.value for c in setup_for(new_game(), tap.picks).clone_from if c.chosen] == ["Peripheral"]
