@@ -61,7 +61,7 @@ def test_private_setup_hand_off_never_leaves_a_secret_on_the_shared_screen(ui: A
     ui.tap(next(w for w in panel.ids.clone.children if w.text == "Peripheral"))
     ui.tap(next(w for w in panel.ids.clone.children if w.text == "Time"))
     assert screen.session.private_view("Ann")["setup"]["clone"] == "Time"
-    ui.tap(next(w for w in panel.ids.kinds.children if w.text.startswith("Artificial Light")))
+    ui.tap(next(w for w in panel.ids.kinds.children if w.text.startswith("Artificial\nLight")))
     ui.tap(ui.find(panel, "board_chip"))
     ui.tap(panel.ids.pieces.children[-1])  # label 1 as an Artificial Light on a starting point: refused
     assert panel.message_is_error and "start on your Zero-G card" in panel.message

@@ -54,6 +54,29 @@ def needed_height(label: Any) -> float:
     return float(whole.texture_size[1])
 
 
+def words_cut(widget: Any) -> list[str]:
+    """The words of `widget`'s text wider than the widget (a word that would break across lines), each at the
+    size it is drawn (a markup ``[size=10sp]`` or the widget's own)."""
+    import re
+
+    from kivy.metrics import sp
+    from kivy.uix.label import Label
+
+    cut, size = [], widget.font_size
+    for token in re.split(r"(\[size=\d+sp\]|\[/size\])", widget.text):
+        if token.startswith("[size="):
+            size = sp(int(token[6:-3]))
+        elif token == "[/size]":
+            size = widget.font_size
+        else:
+            for word in re.sub(r"\[/?b\]", "", token).split():
+                alone = Label(text=word, font_size=size, bold=widget.bold)
+                alone.texture_update()
+                if alone.texture_size[0] > widget.width:
+                    cut.append(word)
+    return cut
+
+
 def test_the_longest_flash_sentences_fit_whole_at_800x480_and_1280x800(ui: Any) -> None:
     """Issue 21: "Quin's flash sentence is cut at the top and bottom ('Ann's 13 (Peripheral) cannot… they swap
     places')". Each of the longest sentences the rules make is measured against its box in the real window."""
@@ -126,8 +149,7 @@ def test_every_piece_fits_its_words_and_names_its_owner_without_colour(ui: Any) 
         assert widget.owner_mark == owner[0]
         mark = widget.ids.owner_mark
         assert mark.text == owner[0] and widget.collide_point(*mark.center)
-        widget.texture_update()
-        assert widget.texture_size[0] <= widget.width and widget.texture_size[1] <= widget.height, widget.text
+        assert not words_cut(widget), widget.text
 
 
 def test_names_alike_get_marks_that_tell_them_apart() -> None:
@@ -185,3 +207,45 @@ def test_who_goes_first_stays_open_during_the_setup_as_the_readme_says(ui: Any) 
     assert screen.session.current_player == "Bo"
     screen.session.act({"type": "pass", "player": "Bo"})
     assert not screen.can_race, "once play has begun, who goes first is settled"
+
+
+def test_names_show_as_typed_never_as_markup(ui: Any) -> None:
+    """Issue 21: "escape Kivy markup wherever Quin's screen shows a player name in a markup label". Names
+    that look like markup show as typed, and every markup label on the screen shows them escaped."""
+    from kivy.utils import escape_markup
+
+    names = ["[b]Zed", "Bo[/color]"]
+    screen = ui.start_game("quin", names)
+    screen.session.act(example_setup(names[0]))
+    screen.session.act(example_setup(names[1]))
+    ui.tap(piece(screen, names[0], "8"))
+    ui.tap(piece(screen, names[1], "2"))
+    ui.frames(3)
+    assert screen.table_view.result == "[b]Zed's 8 (Peripheral) captures Bo[/color]'s 2 (Shadow)."
+    shown = [w for w in screen.walk(restrict=True) if isinstance(getattr(w, "text", None), str) and w.text]
+    for widget in shown:
+        for name in names:
+            if name in widget.text and getattr(widget, "markup", False):
+                assert escape_markup(name) in widget.text, widget.text
+    plain = {w.text for w in shown if not getattr(w, "markup", False)}
+    assert names[0] in plain and names[1] in plain, "each side's name, as typed"
+    assert len({w.owner_mark for w in screen.pieces.values()}) == 2, "two sides, two marks"
+
+
+def test_the_private_setup_shows_every_identity_whole(ui: Any) -> None:
+    """Issue 21: "AL / Refl. / Periph." are jargon. In the private setup every Clone face, identity chip and
+    label shows its whole name, inside its box, at 800x480."""
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    ui.tap(ui.find(screen, "setup0"))
+    ui.tap(ui.find(screen, "cover_go"))
+    panel = screen.setup_panel
+    ui.tap(ui.find(panel, "deal_button"))
+    ui.frames(3)
+    chips = [*panel.ids.clone.children, *panel.ids.kinds.children, *panel.ids.pieces.children]
+    words = "\n".join(w.text for w in chips)
+    assert "Peripheral" in words and "Reflector" in words and "Artificial\nLight" in words
+    for jargon in ("AL", "Refl.", "Periph.", "Art. Light"):
+        assert jargon not in words.split()
+    for widget in chips:
+        assert not words_cut(widget), widget.text
+    screen.hide_private()

@@ -271,8 +271,9 @@ def _setup_line(player: Mapping[str, Any], screen: str | None) -> str:
 
 def owner_marks(names: Sequence[str]) -> tuple[str, ...]:
     """Each player's mark for their pieces: the initial, or as many first letters as tell the names apart."""
+    letters = ["".join(ch for ch in name if ch.isalnum()) for name in names]  # "[b]Zed" is marked Z, not [
     for length in (1, 2, 3):
-        marks = tuple(name.strip()[:length].upper() or str(i + 1) for i, name in enumerate(names))
+        marks = tuple(word[:length].upper() or str(i + 1) for i, word in enumerate(letters))
         if len(set(marks)) == len(marks):
             return marks
     return tuple(str(i + 1) for i in range(len(names)))
@@ -520,7 +521,7 @@ def present_setup(view: View, picks: SetupPicks) -> SetupShown:
     clone_to = picks.clone_to or view_clone[1] or ""
     needed, assigned = setup.get("needed", {}), setup.get("assigned", {})
     kinds = tuple(
-        Chip(kind, f"{SHORT[kind]}\n{assigned.get(kind, 0)} of {needed.get(kind, 0)}", kind == picks.kind)
+        Chip(kind, f"{TINY[kind]}\n{assigned.get(kind, 0)} of {needed.get(kind, 0)}", kind == picks.kind)
         for kind in KINDS
     )
     problems = setup.get("problems", [])

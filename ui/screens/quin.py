@@ -380,6 +380,8 @@ class QuinScreen(GameScreen):
 
     def _add_chip(self, row: Widget, group: str, chip: Chip, on_tap: Callable[[str], None]) -> None:
         widget = QuinChip(text=chip.text)
+        if group in ("from", "to"):
+            widget.font_size = sp(13)  # ten Clone faces share one row: "Peripheral" still fits whole
         widget.bind(on_release=lambda _w, value=chip.value: on_tap(value))
         row.add_widget(widget)
         self._chips[(group, chip.value)] = widget
