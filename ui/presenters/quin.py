@@ -235,7 +235,7 @@ def present(
     phase = view["phase"]
     over = phase == "over"
     if over:
-        selection = Selection(showing_last_move=selection.showing_last_move)  # nothing stays selected
+        selection = Selection()  # nothing stays selected, and the big line tells the end
     distinct = len(colours) == len(view["players"]) and len(set(colours)) == len(colours)
     marks = owner_marks([str(p["name"]) for p in view["players"]])
     sides = tuple(
