@@ -145,3 +145,33 @@ def test_a_game_without_private_views_has_no_phone_page() -> None:
     from companion.games import game
 
     assert game("quintet").phone_page({"player": ANN}) is None
+
+
+def test_the_clone_offers_only_real_changes_and_the_notice_names_the_next_step() -> None:
+    """Issue 21: "The phone's setup page (390×844) puts its first button 2.4 screens down, under 24 Clone
+    buttons that include 'Artificial Light → Artificial Light' and 'Void → Void'." RULINGS: the Clone turns
+    one piece, not Light, not Shadow, into Time, Memory, Void or Artificial Light: never a kind into itself."""
+    from companion.games.quin.pieces import CLONE_FROM, CLONE_TO
+
+    page = page_of(new_game(), ANN)
+    clones = [(c["action"]["from"], c["action"]["to"]) for c in page["choices"]]
+    assert clones == [(taken, made) for taken in CLONE_FROM for made in CLONE_TO if made != taken]
+    assert len(clones) == 20
+    assert not any(
+        c["label"] in ("Clone: Artificial Light → Artificial Light", "Clone: Void → Void") for c in page["choices"]
+    )
+    assert page["notice"].startswith("Next: your Clone.")
+    session = Session.start(Store.in_memory(), "quin", Options((Player(ANN, "#e53935"), Player(BO, "#1e88e5")), {}))
+    session.act(page["choices"][0]["action"])
+    page = GAME.phone_page(session.view_for(ANN))
+    assert page is not None and page["notice"].startswith("Next: label 1.")
+    assert page["choices"][0]["label"].startswith("1 is ")
+
+
+def test_the_page_draws_the_next_step_before_the_sections() -> None:
+    """Issue 21: "The first thing on the phone page is the next step": the choices come right after the
+    notice, before the sections, in the page every phone loads."""
+    from pathlib import Path
+
+    html = (Path(__file__).resolve().parents[2] / "hardware" / "phones" / "static" / "seat.html").read_text()
+    assert html.index('id="notice"') < html.index('id="choices"') < html.index('id="sections"')

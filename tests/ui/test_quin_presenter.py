@@ -68,7 +68,7 @@ def test_play_shows_where_pieces_are_and_only_what_was_revealed():
     state = act(started(), flash(ANN, "8", "2"))  # Ann's Peripheral captures Bo's Shadow
     shown = shown_for(state)
     assert shown.result == "Ann's 8 (Peripheral) captures Bo's 2 (Shadow)."
-    assert piece(shown, ANN, "8").text == "[b]8[/b]\n[size=12sp]Periph.[/size]"
+    assert piece(shown, ANN, "8").text == "[b]8[/b]\n[size=10sp]Peripheral[/size]"
     assert piece(shown, BO, "2").look == "taken" and "Shadow" in piece(shown, BO, "2").text
     assert piece(shown, ANN, "12").look == "waiting" and piece(shown, ANN, "1").look == "board"
     assert piece(shown, ANN, "1").text == "[b]1[/b]"
@@ -167,8 +167,9 @@ def setup_for(state: QuinState, picks: SetupPicks = NO_PICKS, player: str = ANN)
 
 def test_the_clone_is_sent_once_both_faces_are_picked():
     shown = setup_for(new_game())
-    assert [c.text for c in shown.clone_from] == ["AL", "Time", "Refl.", "Memory", "Periph.", "Void"]
-    assert [c.text for c in shown.clone_to] == ["Time", "Memory", "Void", "AL"]
+    al = "Artificial\nLight"
+    assert [c.text for c in shown.clone_from] == [al, "Time", "Reflector", "Memory", "Peripheral", "Void"]
+    assert [c.text for c in shown.clone_to] == ["Time", "Memory", "Void", al]
     tap = shown.pick_clone("from", "Peripheral")
     assert tap.action is None and tap.picks.clone_from == "Peripheral"
     assert [c.value for c in setup_for(new_game(), tap.picks).clone_from if c.chosen] == ["Peripheral"]
@@ -211,3 +212,44 @@ def test_a_private_setup_shows_its_player_only():
 def test_the_presenter_needs_no_kivy():
     code = "import sys, ui.presenters.quin; sys.exit('kivy' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_a_finished_game_takes_no_tap_and_tells_its_end():
+    """Issue 21: "a finished Quin game's action buttons look live": once over, nothing stays selected, a tap
+    on a piece or a button sends nothing, no side is highlighted as to play, and the big line tells the end."""
+    state = act(started(), flash(ANN, "1", "1"))  # Light takes Light: Ann wins
+    shown = shown_for(state, Selection(((ANN, "5"),), showing_last_move=True))
+    assert shown.over and shown.selection == Selection() and shown.turn is None
+    assert shown.result.startswith("Ann's 1 (Light) takes Bo's 1 (Light); Ann wins.")
+    assert not any(side.active for side in shown.sides)
+    assert shown.tap_piece((BO, "3")).action is None
+    for verb in ("move", "pass", "time", "last_move", "clear"):
+        assert shown.verb(verb).action is None and shown.verb(verb).say is None
+
+
+def test_the_look_away_words_only_for_a_seat_that_sets_up_here():
+    """Issue 21: "Quin still says 'each player in turn, while the other looks away' when both players have
+    displays." The big line says who sets up where; the look-away words only for a seat without its own screen."""
+    view = GAME.public_view(new_game())
+    alone = present(view, NOTHING)
+    assert alone.result == "Private setup: each player in turn, while the other looks away."
+    both = present(view, NOTHING, screens={ANN: "display", BO: "display"})
+    assert both.result == "Private setup: Ann on their display and Bo on their display."
+    assert "look" not in both.result
+    one = present(view, NOTHING, screens={BO: "phone"})
+    assert one.result == "Private setup: Bo on their phone; Ann here, while Bo looks away."
+    assert one.setup_lines == ("Ann: set up in private", "Bo: on their phone, or here")
+
+
+def test_the_setup_names_the_capture_rule_in_plain_words():
+    """Issue 21: "Captures: the Key / Arcade" is jargon: plain words first, the rules' term beside them."""
+    from companion.games import game
+
+    assert [words for _value, words in game("quin").facts.variant.choices] == [
+        "Capture rule: the Key",
+        "Capture rule: Arcade",
+    ]
+    key = present(GAME.public_view(new_game()), NOTHING).hint
+    assert "Capture rule: the Key (each piece captures what the Key's table says)." in key
+    arcade = present(GAME.public_view(new_game(capture_rule="arcade")), NOTHING).hint
+    assert "Capture rule: Arcade (every piece but Memory and Reflector captures)." in arcade

@@ -7,6 +7,8 @@ each step of its story (`revealed_view`) show all 17 identities of each side wit
 
 from __future__ import annotations
 
+import re
+
 from companion import record
 from companion.game import View
 from companion.games.quin.pieces import LABELS
@@ -19,8 +21,8 @@ from ui.presenters.quin import TINY, Selection, present
 def identities_shown(view: View) -> list[str]:
     """The identity words under the pieces on the shared screen."""
     shown = present(view, Selection())
-    return [piece.text.split("[size=12sp]")[1].split("[/size]")[0] for side in shown.sides for piece in side.pieces
-            if "[size=12sp]" in piece.text]  # fmt: skip
+    return [found.group(1) for side in shown.sides for piece in side.pieces
+            if (found := re.search(r"\[size=\d+sp\](.*)\[/size\]", piece.text, re.S))]  # fmt: skip
 
 
 def test_a_finished_quin_game_shows_every_identity_live_and_at_every_step_of_its_story(tmp_path):

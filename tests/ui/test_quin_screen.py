@@ -13,9 +13,13 @@ pytestmark = pytest.mark.ui
 
 KINDS = ("Light", "Artificial Light", "Shadow", "Time", "Reflector", "Memory", "Peripheral", "Void")
 WORDS = {
-    kind: re.compile(rf"(?<!Artificial ){kind}|{short}")
+    kind: re.compile(rf"(?<!Artificial )(?<!Artificial\n){kind}|{short}")
     for kind, short in [(k, re.escape(k)) for k in KINDS]
-    + [("Artificial Light", r"Art\. Light|\bAL\b"), ("Peripheral", r"Periph\."), ("Reflector", r"Refl\.")]
+    + [
+        ("Artificial Light", r"Artificial\sLight|Art\. Light|\bAL\b"),
+        ("Peripheral", r"Periph\."),
+        ("Reflector", r"Refl\."),
+    ]
 }
 
 
@@ -54,10 +58,10 @@ def test_private_setup_hand_off_never_leaves_a_secret_on_the_shared_screen(ui: A
     assert screen.mode == "private"
     panel = screen.setup_panel
     # A refusal stays inside the private panel (never in the shared banner).
-    ui.tap(next(w for w in panel.ids.clone.children if w.text == "Periph."))
+    ui.tap(next(w for w in panel.ids.clone.children if w.text == "Peripheral"))
     ui.tap(next(w for w in panel.ids.clone.children if w.text == "Time"))
     assert screen.session.private_view("Ann")["setup"]["clone"] == "Time"
-    ui.tap(next(w for w in panel.ids.kinds.children if w.text.startswith("Art. Light")))
+    ui.tap(next(w for w in panel.ids.kinds.children if w.text.startswith("Artificial\nLight")))
     ui.tap(ui.find(panel, "board_chip"))
     ui.tap(panel.ids.pieces.children[-1])  # label 1 as an Artificial Light on a starting point: refused
     assert panel.message_is_error and "start on your Zero-G card" in panel.message
@@ -117,7 +121,7 @@ def test_a_flash_by_two_taps_shows_the_result_sentence(ui: Any) -> None:
     assert view["last_flash"]["sentence"] == sentence
     ui.frames(2)
     assert screen.table_view.ids.result_label.text == sentence
-    assert "Shadow" in piece(screen, "Bo", "2").text and "Periph." in piece(screen, "Ann", "8").text
+    assert "Shadow" in piece(screen, "Bo", "2").text and "Peripheral" in piece(screen, "Ann", "8").text
     assert piece(screen, "Bo", "2") is defender and defender.crossed  # made once, updated since
     assert len(screen.table_view.ids.side1.ids.pieces.children) == 17
     assert "face up Bo's 2 (Shadow, captured)" in screen.table_view.ids.side0.card

@@ -31,13 +31,7 @@ from companion.games.quin.pieces import (
     CLONE_FROM,
     CLONE_TO,
     KINDS,
-    LIGHT,
-    MEMORY,
-    PERIPHERAL,
-    REFLECTOR,
     SHADOW,
-    TIME,
-    VOID,
 )
 from companion.games.quin.rules import (
     Assign,
@@ -65,20 +59,11 @@ PieceKey = tuple[str, str]
 Look = Literal["board", "waiting", "taken", "off"]
 """How a piece is drawn: on the board (or not placed yet), face down on its Zero-G card, or taken (crossed)."""
 
-SHORT: Mapping[str, str] = {
-    LIGHT: "Light",
-    ARTIFICIAL_LIGHT: "Art. Light",
-    SHADOW: "Shadow",
-    TIME: "Time",
-    REFLECTOR: "Reflector",
-    MEMORY: "Memory",
-    PERIPHERAL: "Periph.",
-    VOID: "Void",
-}
-"""An identity in a piece's corner of the private setup."""
+SHORT: Mapping[str, str] = {kind: kind for kind in KINDS}
+"""An identity in words a new table reads: the rules' own name, never an abbreviation ("AL", "Periph.")."""
 
-TINY: Mapping[str, str] = {**SHORT, ARTIFICIAL_LIGHT: "AL", REFLECTOR: "Refl."}
-"""An identity under a revealed piece's label, and on the Clone's chips."""
+TINY: Mapping[str, str] = {**SHORT, ARTIFICIAL_LIGHT: "Artificial\nLight"}
+"""An identity under a revealed piece's label: the whole name, on two lines where one would not fit."""
 
 TAKE_BACK = "take back"
 """The setup's last identity chip: a tap on a label takes its identity back."""
@@ -136,6 +121,7 @@ class PieceShown:
     text: str  # markup: the label big, the identity small once revealed
     look: Look
     mark: Literal["", "attacker", "selected"] = ""  # the first piece selected is the attacker of a flash
+    owner_mark: str = ""  # the owner's initial in the piece's corner: whose piece it is, without colour
 
 
 @dataclass(frozen=True)
@@ -144,6 +130,7 @@ class SideShown:
 
     name: str
     colour: str | None  # their own colour (``"#e53935"``), or None: the theme's colour for their seat
+    mark: str  # the owner's initial on each of their pieces (longer where two names start alike)
     status: str
     powers: str
     card: str
@@ -165,8 +152,15 @@ class QuinShown:
     first_text: str = ""  # during the setup: who goes first, or the offer to race for it
     race_open: bool = False
 
+    @property
+    def over(self) -> bool:
+        """The game has ended: every play button is off and a tap on a piece does nothing."""
+        return self.phase == "over"
+
     def tap_piece(self, key: PieceKey) -> Tap:
         """Own pieces are selected in order (a tap again lets one go); a rival's piece is flashed or Time's target."""
+        if self.over:
+            return Tap(Selection())
         chosen = self.selection.pieces
         owner = chosen[0][0] if chosen else None
         if owner is not None and key[0] != owner:
@@ -182,6 +176,8 @@ class QuinShown:
         selection = self.selection
         labels = [label for _owner, label in selection.pieces]
         player = selection.pieces[0][0] if selection.pieces else self.turn
+        if self.over:
+            return Tap(Selection())
         if name == "clear":
             return Tap(Selection())
         if name == "last_move":
@@ -220,23 +216,38 @@ def _verb_action(name: str, player: str, labels: Sequence[str]) -> Action | None
     return None
 
 
-def present(view: View, selection: Selection, *, colours: Sequence[str] = (), can_race: bool = False) -> QuinShown:
+def present(
+    view: View,
+    selection: Selection,
+    *,
+    colours: Sequence[str] = (),
+    can_race: bool = False,
+    screens: Mapping[str, str] | None = None,
+) -> QuinShown:
     """The shared screen for the public `view` and the table's `selection`.
 
     `colours` are the players' own colours in seat order (when they are alike
     the seats' theme colours are shown instead); `can_race` says whether who
-    goes first may still be raced for.
+    goes first may still be chosen; `screens` names each seat's own private
+    screen in use (``{"Ann": "phone"}``: a paired display or a phone), where
+    that player sets up without anyone looking away.
     """
     phase = view["phase"]
+    over = phase == "over"
+    if over:
+        selection = Selection()  # nothing stays selected, and the big line tells the end
     distinct = len(colours) == len(view["players"]) and len(set(colours)) == len(colours)
+    marks = owner_marks([str(p["name"]) for p in view["players"]])
     sides = tuple(
-        _side(view, side, colours[i] if distinct else None, selection) for i, side in enumerate(view["players"])
+        _side(view, side, colours[i] if distinct else None, marks[i], selection)
+        for i, side in enumerate(view["players"])
     )
+    screens = screens or {}
     shown = QuinShown(
         phase=phase,
-        turn=view["turn"],
+        turn=None if over else view["turn"],
         sides=sides,
-        result=_result(view, selection),
+        result=_result(view, selection, screens),
         hint=_hint(view, selection),
         selection=selection,
     )
@@ -245,15 +256,30 @@ def present(view: View, selection: Selection, *, colours: Sequence[str] = (), ca
     first = view.get("first")
     return replace(
         shown,
-        setup_lines=tuple(
-            f"{p['name']}: setup done" if p["ready"] else f"{p['name']}: set up in private" for p in view["players"]
-        ),
+        setup_lines=tuple(_setup_line(p, screens.get(p["name"])) for p in view["players"]),
         first_text=f"{first} goes first" if first else "Who goes first? The water race",
         race_open=not first and can_race,
     )
 
 
-def _side(view: View, side: Mapping[str, Any], colour: str | None, selection: Selection) -> SideShown:
+def _setup_line(player: Mapping[str, Any], screen: str | None) -> str:
+    name = player["name"]
+    if player["ready"]:
+        return f"{name}: setup done"
+    return f"{name}: on their {screen}, or here" if screen else f"{name}: set up in private"
+
+
+def owner_marks(names: Sequence[str]) -> tuple[str, ...]:
+    """Each player's mark for their pieces: the initial, or as many first letters as tell the names apart."""
+    letters = ["".join(ch for ch in name if ch.isalnum()) for name in names]  # "[b]Zed" is marked Z, not [
+    for length in (1, 2, 3):
+        marks = tuple(word[:length].upper() or str(i + 1) for i, word in enumerate(letters))
+        if len(set(marks)) == len(marks):
+            return marks
+    return tuple(str(i + 1) for i in range(len(names)))
+
+
+def _side(view: View, side: Mapping[str, Any], colour: str | None, mark: str, selection: Selection) -> SideShown:
     name = side["name"]
     phase = view["phase"]
     if phase == "setup":
@@ -265,29 +291,35 @@ def _side(view: View, side: Mapping[str, Any], colour: str | None, selection: Se
     return SideShown(
         name=name,
         colour=colour,
+        mark=mark,
         status=status,
         powers=_powers_text(side["powers_used"]),
         card=_card_text(side["zero_g"], phase),
-        active=view["turn"] == name,
-        pieces=tuple(_piece(name, piece, selection) for piece in side["pieces"]),
+        active=phase != "over" and view["turn"] == name,
+        pieces=tuple(_piece(name, mark, piece, selection) for piece in side["pieces"]),
     )
 
 
 _LOOKS: Mapping[str, Look] = {ZERO_G: "waiting", "captured": "taken", "removed": "taken", "off": "off"}
 
 
-def _piece(owner: str, piece: Mapping[str, Any], selection: Selection) -> PieceShown:
+def _piece(owner: str, owner_mark: str, piece: Mapping[str, Any], selection: Selection) -> PieceShown:
     key = (owner, str(piece["label"]))
     look = _LOOKS.get(piece["where"], "board")
     mark: Literal["", "attacker", "selected"] = ""
     if key in selection.pieces:
         mark = "attacker" if selection.pieces[0] == key else "selected"
     identity = piece.get("identity")
-    words = f"\n[size=12sp]{TINY[identity]}[/size]" if identity else ""
-    return PieceShown(key, f"[b]{key[1]}[/b]{words}", look, mark)
+    words = f"\n[size={_word_size(TINY[identity])}]{TINY[identity]}[/size]" if identity else ""
+    return PieceShown(key, f"[b]{key[1]}[/b]{words}", look, mark, owner_mark)
 
 
-def _result(view: View, selection: Selection) -> str:
+def _word_size(words: str) -> str:
+    # A whole word never breaks across lines: the long names ("Peripheral", "Reflector") are set smaller.
+    return "12sp" if max(len(line) for line in words.split("\n")) <= 7 else "10sp"
+
+
+def _result(view: View, selection: Selection, screens: Mapping[str, str]) -> str:
     if selection.showing_last_move:
         return last_move_text(view)
     if view["outcome"]:
@@ -295,8 +327,24 @@ def _result(view: View, selection: Selection) -> str:
     if view["last_flash"]:
         return str(view["last_flash"]["sentence"])
     if view["phase"] == "setup":
-        return "Private setup: each player in turn, while the other looks away."
+        return _setup_result(view, screens)
     return "No flash yet."
+
+
+def _setup_result(view: View, screens: Mapping[str, str]) -> str:
+    """Who sets up where: on their own screen, or here while the other looks away (only then)."""
+    names = [str(p["name"]) for p in view["players"]]
+    here = [name for name in names if name not in screens]
+    if not here:
+        return "Private setup: " + " and ".join(f"{name} on their {screens[name]}" for name in names) + "."
+    if len(here) == len(names):
+        return "Private setup: each player in turn, while the other looks away."
+    away = [name for name in names if name in screens]
+    (player,) = here
+    return (
+        f"Private setup: {' and '.join(f'{n} on their {screens[n]}' for n in away)}; "
+        f"{player} here, while {_rival(view, player)} looks away."
+    )
 
 
 def _rival(view: View, name: str) -> str:
@@ -306,7 +354,8 @@ def _rival(view: View, name: str) -> str:
 
 def _hint(view: View, selection: Selection) -> str:
     if view["phase"] == "setup":
-        return "Tap your name to set up in private: Clone, identities, starting points and Zero-G card."
+        rule = CAPTURE_RULE_WORDS.get(str(view.get("capture_rule")), "")
+        return f"Tap your name to set up in private: Clone, identities, starting points and Zero-G card. {rule}"
     if view["phase"] == "over":
         return "The game is over."
     chosen = selection.pieces
@@ -319,6 +368,13 @@ def _hint(view: View, selection: Selection) -> str:
     owner = chosen[0][0]
     labels = " ".join(label for _owner, label in chosen)
     return f"{owner}'s {labels} selected: tap a piece of {_rival(view, owner)}'s to flash it, or choose below."
+
+
+CAPTURE_RULE_WORDS: Mapping[str, str] = {
+    "key": "Capture rule: the Key (each piece captures what the Key's table says).",
+    "arcade": "Capture rule: Arcade (every piece but Memory and Reflector captures).",
+}
+"""The capture rule this game plays, in plain words with the rules' own name."""
 
 
 def _powers_text(used: Mapping[str, Any]) -> str:
@@ -465,7 +521,7 @@ def present_setup(view: View, picks: SetupPicks) -> SetupShown:
     clone_to = picks.clone_to or view_clone[1] or ""
     needed, assigned = setup.get("needed", {}), setup.get("assigned", {})
     kinds = tuple(
-        Chip(kind, f"{SHORT[kind]}\n{assigned.get(kind, 0)} of {needed.get(kind, 0)}", kind == picks.kind)
+        Chip(kind, f"{TINY[kind]}\n{assigned.get(kind, 0)} of {needed.get(kind, 0)}", kind == picks.kind)
         for kind in KINDS
     )
     problems = setup.get("problems", [])

@@ -20,7 +20,15 @@ from typing import Any, Literal
 
 from kivy.clock import Clock
 from kivy.factory import Factory
-from kivy.properties import BooleanProperty, ColorProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.metrics import dp, sp
+from kivy.properties import (
+    BooleanProperty,
+    ColorProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -67,10 +75,12 @@ class QuinPiece(ButtonBehavior, Label):
     fill = ColorProperty(theme.PANEL)
     edge = ColorProperty(CLEAR)
     crossed = BooleanProperty(False)
+    owner_mark = StringProperty("")  # the owner's initial in the corner: whose piece it is, without colour
 
-    def show(self, text: str, colour: theme.RGBA, look: str) -> None:
+    def show(self, text: str, colour: theme.RGBA, look: str, owner_mark: str = "") -> None:
         """The piece's words, in its player's `colour` as strong as its `look` says."""
         self.text = text
+        self.owner_mark = owner_mark
         strength = FADE[look]
         self.fill = theme.PANEL if look == "unassigned" else (*colour[:3], strength)
         self.color = ink_on(colour) if strength == 1.0 and look != "unassigned" else theme.TEXT
@@ -95,9 +105,33 @@ class QuinSide(BoxLayout):
 
 
 class QuinPlayActions(GridLayout):
-    """The buttons of play: what the selected pieces do."""
+    """The buttons of play: what the selected pieces do; all greyed and off once the game is over."""
 
     screen = ObjectProperty(None)
+    over = BooleanProperty(False)
+
+
+class QuinResult(Label):
+    """The big result line: as large as fits its box, smaller for a long sentence, never cut at the top or bottom."""
+
+    largest = NumericProperty(sp(22))
+    smallest = NumericProperty(sp(12))
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._fit_later = Clock.create_trigger(lambda _dt: self.fit())
+        super().__init__(**kwargs)
+        self.bind(text=lambda *_a: self._fit_later(), size=lambda *_a: self._fit_later())
+
+    def fit(self) -> None:
+        """The largest font size (in whole sp) at which the whole text fits the box."""
+        self.text_size = (max(self.width - dp(8), 1), None)
+        size = self.largest
+        while True:
+            self.font_size = size
+            self.texture_update()
+            if self.texture_size[1] <= self.height or size <= self.smallest:
+                return
+            size -= sp(1)
 
 
 class QuinSetupActions(BoxLayout):
@@ -154,6 +188,8 @@ class QuinScreen(GameScreen):
         self._idle = Clock.create_trigger(lambda _dt: self.hide_private(), PRIVATE_IDLE_SECONDS)
         self._redraw = Clock.create_trigger(lambda _dt: self.draw())
         self._rng = random.SystemRandom()
+        self._watching = Clock.create_trigger(lambda _dt: None)
+        self._screens_seen: dict[str, str] = {}
         super().__init__(*args, **kwargs)
 
     # -- building ---------------------------------------------------------------------------
@@ -188,7 +224,47 @@ class QuinScreen(GameScreen):
 
     def _shown(self) -> QuinShown:
         players = self.session.options.players
-        return present(self._view, self.selection, colours=[p.colour for p in players], can_race=self.can_race)
+        return present(
+            self._view,
+            self.selection,
+            colours=[p.colour for p in players],
+            can_race=self.can_race,
+            screens=self.private_screens(),
+        )
+
+    @property
+    def can_race(self) -> bool:
+        """Who goes first may be chosen during the private setups too, until the first action of play (README)."""
+        session = self.session
+        return session.game.chooses_first and session.outcome is None and not session.play_has_begun
+
+    def private_screens(self) -> dict[str, str]:
+        """Each seat with its own private screen in use: a connected, paired display, or a phone showing its page."""
+        names = {p.name for p in self.session.options.players}
+        found: dict[str, str] = {}
+        hub = getattr(self.table, "displays", None)
+        if hub is not None:
+            for status in hub.status():
+                if status.player in names and str(status.state) == "connected":
+                    found[status.player] = "display"
+        server = getattr(getattr(self.table, "phones", None), "server", None)
+        if server is not None:
+            for player, state in server.status().items():
+                if player in names and state == "connected":
+                    found[player] = "phone"
+        return found
+
+    def on_enter(self, *_args: Any) -> None:
+        # A display or a phone comes and goes without a move: the setup's words follow it within a second.
+        self._watching.cancel()
+        self._watching = Clock.schedule_interval(lambda _dt: self._watch_screens(), 1.0)
+
+    def _watch_screens(self) -> None:
+        if self.mode == "table" and self._view.get("phase") == "setup":
+            screens = self.private_screens()
+            if screens != self._screens_seen:
+                self._screens_seen = screens
+                self._redraw()
 
     def _colour(self, shown: QuinShown, name: str) -> theme.RGBA:
         seat = next(i for i, side in enumerate(shown.sides) if side.name == name)
@@ -220,6 +296,9 @@ class QuinScreen(GameScreen):
         self.setup_actions.lines = list(shown.setup_lines)
         self.setup_actions.first_text = shown.first_text
         self.setup_actions.race_open = shown.race_open
+        self.play_actions.over = shown.over
+        if shown.over:
+            self.selection = shown.selection
         table.result = shown.result
         table.hint = shown.hint
 
@@ -231,7 +310,7 @@ class QuinScreen(GameScreen):
         widget.powers = side.powers
         widget.card = side.card
         for piece in side.pieces:
-            self._piece_widget(widget, piece).show(piece.text, colour, piece.look)
+            self._piece_widget(widget, piece).show(piece.text, colour, piece.look, piece.owner_mark)
             self.pieces[piece.key].edge = {"attacker": theme.TEXT, "selected": theme.ACCENT}.get(piece.mark, CLEAR)
 
     def _piece_widget(self, side: QuinSide, piece: PieceShown) -> QuinPiece:
@@ -301,6 +380,8 @@ class QuinScreen(GameScreen):
 
     def _add_chip(self, row: Widget, group: str, chip: Chip, on_tap: Callable[[str], None]) -> None:
         widget = QuinChip(text=chip.text)
+        if group in ("from", "to"):
+            widget.font_size = sp(13)  # ten Clone faces share one row: "Peripheral" still fits whole
         widget.bind(on_release=lambda _w, value=chip.value: on_tap(value))
         row.add_widget(widget)
         self._chips[(group, chip.value)] = widget
@@ -355,6 +436,7 @@ class QuinScreen(GameScreen):
 
     def on_leave(self, *_args: Any) -> None:
         """Leaving the screen never leaves a private setup behind."""
+        self._watching.cancel()
         if self.mode != "table":
             self.close_private()
 

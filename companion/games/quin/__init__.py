@@ -25,5 +25,5 @@ FACTS = Facts(
     max_players=2,
     chooses_first=True,
     # The capture table is picked when the game starts; the Key's table comes first, as the default.
-    variant=Variant("capture_rule", (("key", "Captures: the Key"), ("arcade", "Captures: Arcade"))),
+    variant=Variant("capture_rule", (("key", "Capture rule: the Key"), ("arcade", "Capture rule: Arcade"))),
 )

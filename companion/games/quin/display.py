@@ -510,9 +510,11 @@ def phone_page(view: View) -> dict[str, Any]:
     rival has seen it), their Zero-G card, the powers left, the last flash;
     during their private setup, what is left to do, and the setup itself as
     `choices`: each tap is one action the setup menu (`SetupMenu`) would send.
-    The Clone while none is chosen; then, for the first label without an
-    identity, one choice per identity still lacking and place with room; *Take
-    back* for each label given one; *Finish setup* once every label has one.
+    The Clone while none is chosen (only real changes: never a kind into
+    itself); then, for the first label without an identity, one choice per
+    identity still lacking and place with room; *Take back* for each label
+    given one; *Finish setup* once every label has one. The `notice` names the
+    next step, and the page draws the choices right under it.
     Everything comes from `view`, the player's own private view.
     """
     player = str(view.get("player", ""))
@@ -525,8 +527,7 @@ def phone_page(view: View) -> dict[str, Any]:
     if view.get("phase") == SETUP and isinstance(view.get("setup"), Mapping):
         setup: Mapping[str, Any] = view["setup"]
         sections.append({"heading": "Your setup", "rows": _phone_setup_rows(setup)})
-        if setup.get("done"):
-            notice = f"Ready: waiting for {view.get('rival') or 'the other player'}."
+        notice = _next_step(view, setup)
     else:
         flash = view.get("last_flash")
         if flash:
@@ -548,6 +549,21 @@ def phone_page(view: View) -> dict[str, Any]:
         "sections": sections,
         "choices": _phone_choices(view) if setting_up else [],
     }
+
+
+def _next_step(view: Mapping[str, Any], setup: Mapping[str, Any]) -> str:
+    """The private setup's next step, in one sentence: the first thing the phone page says."""
+    if setup.get("done"):
+        return f"Ready: waiting for {view.get('rival') or 'the other player'}."
+    if not setup.get("clone"):
+        return (
+            "Next: your Clone. Pick which piece (not Light, not Shadow) takes the Clone face, "
+            "and what it becomes."
+        )
+    open_labels = [str(p.get("label")) for p in _pieces(view) if not p.get("identity")]
+    if open_labels:
+        return f"Next: label {open_labels[0]}. Tap what it is, and whether it starts on the board or the Zero-G card."
+    return "Next: Finish setup (it cannot be changed afterwards)."
 
 
 def _a(kind: str) -> str:
@@ -621,7 +637,7 @@ def _phone_choices(view: Mapping[str, Any]) -> list[dict[str, Any]]:
         base = _before_clone(setup)
         for taken in CLONE_FROM:
             if base.get(taken, 1):
-                for made in CLONE_TO:
+                for made in (kind for kind in CLONE_TO if kind != taken):  # a kind into itself changes nothing
                     choices.append(_choice(f"Clone: {taken} → {made}", Clone(player, taken=taken, made=made), "accent"))
         return choices
     pieces = _pieces(view)

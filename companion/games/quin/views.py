@@ -101,7 +101,7 @@ def tell(event: Event, state: QuinState) -> str:
         case PieceUnassigned(player=player, label=label):
             return f"{player} took back the identity of {label}."
         case SetupFinished(player=player):
-            return f"{player} has set up."
+            return f"{player} finished their private setup."
         case PlayStarted(player=player):
             return f"Both sides are set up: {player} has the first turn."
         case TurnEnded(next_player=following):
