@@ -60,7 +60,7 @@ def test_pairing_question_and_status_strip(ui: Any, tmp_path: Path, quin: Sessio
         code = display.core.pair_code
         assert code and strip.popup.question == f"Whose display shows {' '.join(code)}?"
         ui.screenshot("display-pairing.png")
-        ui.tap(ui.find_text(strip.popup, "Ann"))
+        ui.tap(strip.popup.choices["Ann"])
         assert ui.wait_until(lambda: strip.statuses and strip.statuses[0].state is DisplayState.CONNECTED)
         assert display.core.wait_for(lambda core: core.screen()[0].startswith("Ann"))
         ui.settle()
@@ -94,7 +94,7 @@ def test_a_display_that_cannot_prove_it_is_anns_is_shown_as_a_warning(
     holder.open()
     with PtyDisplay(DisplayCore("emu-ann", 21, 8), link=tmp_path / "ports" / "usb-ann") as real:
         assert ui.wait_until(lambda: strip.popup is not None)
-        ui.tap(ui.find_text(strip.popup, "Ann"))
+        ui.tap(strip.popup.choices["Ann"])
         assert real.core.wait_for(lambda core: core.screen()[0].startswith("Ann"))
         impostor = PtyDisplay(DisplayCore("emu-ann", 21, 8), link=tmp_path / "ports" / "usb-other").plug()
         try:
@@ -109,7 +109,7 @@ def test_a_display_that_cannot_prove_it_is_anns_is_shown_as_a_warning(
             assert ui.wait_until(lambda: strip.popup is not None)
             assert strip.popup.question.startswith(warning)
             ui.screenshot("display-impostor-repair.png")
-            ui.tap(ui.find_text(strip.popup, "Ann"))  # the one deliberate step: it is Ann's new display
+            ui.tap(strip.popup.choices["Ann"])  # the one deliberate step: it is Ann's new display
             assert impostor.core.wait_for(lambda core: core.screen()[0].startswith("Ann"))
         finally:
             impostor.close()

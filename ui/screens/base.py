@@ -26,6 +26,7 @@ costs the window one texture and one label, however big the board.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -356,8 +357,13 @@ class GameScreen(Screen):
         self._on_home()
 
     def close(self) -> None:
-        """Stop listening to the session (the screen is being thrown away)."""
+        """Stop listening to the session (the screen is being thrown away), and its display strips to the hub."""
         self._unsubscribe()
+        displays = sys.modules.get("ui.widgets.displays")  # loaded by the screens that show a strip
+        if displays is not None:
+            for widget in list(self.walk(restrict=True)):
+                if isinstance(widget, displays.DisplayStatusStrip):
+                    widget.close()  # a screen put away asks nothing: its strip's questions die with it
         if self._ticker is not None:
             self._ticker.cancel()
             self._ticker = None
