@@ -7,16 +7,16 @@ button cover its title. A subclass's kv rule sets
 Issue 21 ("Popups that stack"): the second tap of a hurried double tap landed
 on whatever the popup the first tap opened had under the finger (a player's
 name in the leave picker, the same player in the next pairing question).
-A `SteadyOpening` popup takes no touch until it is at rest: while it fades
-in, and in the first `STEADY_FRAMES` frames after it opened, however long
-they took (a touch that waited while the popup was being built arrives in
-the next frame, before anyone could have seen the popup).
+A `SteadyOpening` popup takes no touch until it is at rest: it fades in
+over `OPENING_SECONDS` from the first frame after it opened, however long
+building it took, and swallows every touch that begins meanwhile.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from kivy.animation import Animation
 from kivy.clock import Clock
 from kivy.properties import NumericProperty
 from kivy.uix.modalview import ModalView
@@ -24,24 +24,36 @@ from kivy.uix.popup import Popup
 
 OPENING_SECONDS = 0.25
 """How long a steady popup takes to appear, taking no touch: as long as Kivy's own `double_tap_time`."""
-STEADY_FRAMES = 3
-"""Frames after opening in which a steady popup takes no touch, whatever their length."""
 
 
 class SteadyOpening(ModalView):
-    """A ModalView that takes no touch until it has finished appearing (mix it in before the popup class)."""
+    """A ModalView that takes no touch until it has finished appearing (mix it in before the popup class).
+
+    Its fade-in starts on the frame after it opened: Kivy's would start at once and, after a slow frame
+    (building the popup), be over before anyone saw it.
+    """
 
     _anim_duration = NumericProperty(OPENING_SECONDS)
-    _opened_frame = -STEADY_FRAMES - 1
 
-    def on_pre_open(self) -> None:
-        self._opened_frame = Clock.frames
-        super().on_pre_open()
+    def open(self, *args: Any, **kwargs: Any) -> None:
+        was_open = self._is_open
+        super().open(*args, **kwargs)
+        if was_open or not kwargs.get("animation", True):
+            return
+        Animation.cancel_all(self, "_anim_alpha")
+        Clock.schedule_once(lambda _dt: self._fade_in(), 0)
+
+    def _fade_in(self) -> None:
+        if not self._is_open:
+            return
+        fade = Animation(_anim_alpha=1.0, d=self._anim_duration)
+        fade.bind(on_complete=lambda *_a: self.dispatch("on_open"))
+        fade.start(self)
 
     @property
     def steadying(self) -> bool:
         """It is still appearing: a touch now is a hurried finger's second tap, not an answer to it."""
-        return bool(self._is_open) and (self._anim_alpha < 1 or Clock.frames - self._opened_frame <= STEADY_FRAMES)
+        return bool(self._is_open) and self._anim_alpha < 1
 
     def on_touch_down(self, touch: Any) -> bool:
         if self.steadying:
