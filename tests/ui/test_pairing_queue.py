@@ -186,3 +186,16 @@ def test_the_status_strip_shows_each_seat_whole_beside_the_phones_button(ui: Any
             ui.frames(2)
         finally:
             ui.table.config = replace(ui.table.config, phones=PhonesConfig(enabled=False))
+
+
+def test_a_name_is_shown_as_written_in_the_pairing_question() -> None:
+    """Issue 21: names are escaped wherever a markup label shows them: "[b]Zed" is a name, not a tag."""
+    from kivy.core.text.markup import MarkupLabel
+
+    from ui.widgets.displays import choice_order, choice_text
+
+    assert choice_order(["Ann", "Bo", "Cy"], {"Ann"}) == ["Bo", "Cy", "Ann"]
+    label = MarkupLabel(text=choice_text("[b]Zed[/b]", True), font_size=20)
+    tags = [part for part in label.markup if part.startswith("[")]
+    assert tags == ["[b]", "[/b]", "[size=15sp]", "[/size]"], "the name's brackets are no tags"
+    assert "[b]Zed[/b]" in label.text.replace("&bl;", "[").replace("&br;", "]")
