@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from companion import paths
+from companion.small_display import wrap
 from hardware.display import protocol
 
 DEFAULT_KEYS = ("up", "down", "ok", "back")
@@ -42,6 +43,16 @@ DEVICE_ACCEPTS = frozenset(
         protocol.BIND,
     }
 )
+
+
+def pairing_lines(code: str, cols: int, rows: int) -> list[str]:
+    """The pairing screen laid out for `cols`×`rows`: every word whole (issue 21: a 16-column
+    emulator showed "Pair this displa"), the blank line between them only where there is room."""
+    blocks = [wrap("Pair this display", cols), wrap(f"Code: {' '.join(code)}", cols), wrap("Tap your name.", cols)]
+    lines = [*blocks[0], "", *blocks[1], *blocks[2]]
+    if len(lines) > rows:  # a narrow, short screen: the code and the request before the spacing
+        lines = [line for block in blocks for line in block]
+    return lines
 
 
 class DisplayCore:
@@ -88,8 +99,7 @@ class DisplayCore:
         """The rows as a person would read them: the pairing screen, or the text with its regions."""
         with self._changed:
             if self.pair_code is not None:
-                code = " ".join(self.pair_code)
-                lines = ["Pair this display", "", f"Code: {code}", "Tap your name."]
+                lines = pairing_lines(self.pair_code, self.cols, self.rows)
             else:
                 lines = list(self.lines)
                 for row, col, width, text in self.regions.values():

@@ -60,7 +60,7 @@ def test_pairing_question_and_status_strip(ui: Any, tmp_path: Path, quin: Sessio
         code = display.core.pair_code
         assert code and strip.popup.question == f"Whose display shows {' '.join(code)}?"
         ui.screenshot("display-pairing.png")
-        ui.tap(ui.find_text(strip.popup, "Ann"))
+        ui.tap(strip.popup.choices["Ann"])
         assert ui.wait_until(lambda: strip.statuses and strip.statuses[0].state is DisplayState.CONNECTED)
         assert display.core.wait_for(lambda core: core.screen()[0].startswith("Ann"))
         ui.settle()
@@ -94,7 +94,7 @@ def test_a_display_that_cannot_prove_it_is_anns_is_shown_as_a_warning(
     holder.open()
     with PtyDisplay(DisplayCore("emu-ann", 21, 8), link=tmp_path / "ports" / "usb-ann") as real:
         assert ui.wait_until(lambda: strip.popup is not None)
-        ui.tap(ui.find_text(strip.popup, "Ann"))
+        ui.tap(strip.popup.choices["Ann"])
         assert real.core.wait_for(lambda core: core.screen()[0].startswith("Ann"))
         impostor = PtyDisplay(DisplayCore("emu-ann", 21, 8), link=tmp_path / "ports" / "usb-other").plug()
         try:
@@ -109,7 +109,7 @@ def test_a_display_that_cannot_prove_it_is_anns_is_shown_as_a_warning(
             assert ui.wait_until(lambda: strip.popup is not None)
             assert strip.popup.question.startswith(warning)
             ui.screenshot("display-impostor-repair.png")
-            ui.tap(ui.find_text(strip.popup, "Ann"))  # the one deliberate step: it is Ann's new display
+            ui.tap(strip.popup.choices["Ann"])  # the one deliberate step: it is Ann's new display
             assert impostor.core.wait_for(lambda core: core.screen()[0].startswith("Ann"))
         finally:
             impostor.close()
@@ -169,3 +169,36 @@ def test_emulator_window_walks_the_games_setup_menu(ui: Any, tmp_path: Path, hub
             holder.dismiss()
             ui.settle()
         hub.detach()
+
+
+@pytest.mark.parametrize("rows", [4, 8])
+def test_the_pairing_screen_shows_every_word_whole_from_16_columns(rows: int) -> None:
+    """Issue 21: 'The 16-column display emulator still shows "Pair this displa"'. Every width from 16 columns
+    shows the pairing screen whole: each word of it on one line, the code complete."""
+    for cols in range(16, 41):
+        core = DisplayCore("emu-narrow", cols, rows)
+        core.pair_code = "471"
+        screen = core.screen()
+        assert len(screen) == rows and all(len(line) <= cols for line in screen), (cols, screen)
+        words = " ".join(screen).split()
+        assert words == ["Pair", "this", "display", "Code:", "4", "7", "1", "Tap", "your", "name."], (cols, screen)
+
+
+def test_the_16_column_emulator_window_shows_pair_this_display_whole(ui: Any, tmp_path: Path, hub: DisplayHub) -> None:
+    """Issue 21: 'The 16-column display emulator still shows "Pair this displa"'."""
+    from kivy.uix.modalview import ModalView
+
+    from ui.display_emulator import DisplayEmulatorView
+
+    with PtyDisplay(DisplayCore("emu-16", 16, 8), link=tmp_path / "ports" / "usb-16") as display:
+        assert display.core.wait_for(lambda core: core.pair_code is not None)
+        view = DisplayEmulatorView(display)
+        holder = ModalView(size_hint=(1, 1), auto_dismiss=False)
+        holder.add_widget(view)
+        holder.open()
+        assert ui.wait_until(lambda: "Code:" in view.screen_text)
+        lines = [line.strip() for line in view.screen_text.split("\n")]
+        assert lines[:2] == ["Pair this", "display"] and "displa" not in [w for line in lines for w in line.split()]
+        ui.screenshot("display-emulator-16-pairing.png")
+        holder.dismiss()
+        ui.settle()

@@ -400,3 +400,30 @@ def test_the_log_of_a_quin_in_play_names_no_hidden_identity_and_has_no_replay(ui
     assert view.ids.mode_button.disabled
     ui.tap(view.ids.lines.children[0])  # a line of a game in play opens nothing
     assert view.mode == "log" and view.replay_screen is None
+
+
+def test_the_replay_draws_the_game_screen_pixel_for_pixel_never_scaled(ui: Any) -> None:
+    """Issue 21: "The replay draws the board scaled, and its text is garbled ('L ght', 'Vcid', '1 4 1 5' for
+    14 15)." The Game log's replay lays the game's screen out at the replay's own size, on whole pixels, and
+    draws it as it is: no scale between its buffer and the window, every piece's words whole."""
+    from kivy.graphics import Scale
+
+    from ui.widgets.layer import StillLayer
+
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    play_live(ui, screen, golden.FOLDER / "quin-key-light-captured.jsonl", lambda s: None)
+    view = open_log_from_menu(ui, screen)
+    ui.tap(view.ids.mode_button)
+    drag_slider(ui, view.ids.slider, view.count - 6)
+    ui.wait(0.2)
+    stage, replayed = view.ids.stage, view.replay_screen
+    instructions = [*stage.canvas.before.children, *stage.canvas.after.children]
+    assert not [i for i in instructions if isinstance(i, Scale)], "nothing scales the replayed screen"
+    assert all(float(v).is_integer() for v in stage.origin), stage.origin
+    assert tuple(replayed.size) == (int(stage.width), int(stage.height))
+    [layer] = [w for w in replayed.walk(restrict=True) if isinstance(w, StillLayer)]
+    assert tuple(layer.fbo.size) == (int(layer.width), int(layer.height)), "its buffer is shown texel for pixel"
+    assert all(float(v).is_integer() for v in (*layer.pos, *stage.origin))
+    for key, piece in replayed.pieces.items():
+        assert piece.texture_size[0] <= piece.width + 1 and piece.texture_size[1] <= piece.height + 1, key
+    ui.screenshot("replay-quin-crisp.png")

@@ -260,3 +260,49 @@ def test_the_phones_follow_the_game_in_play_and_keep_their_codes_across_home(ui:
     ui.app.go_home()
     ui.start_game("quin", ["Ann", "Bo"])
     assert phones.server.url_for("Ann") != url, "a new game, new codes"
+
+
+def test_release_appears_without_moving_any_seats_button(ui: Any, phones: PhoneTable, ann_has_a_display: None) -> None:
+    """Issue 21: "In the Phones panel, 'Release Ann's phone' appears and pushes 'Bo: also use my phone' down."
+    Every seat has its slots: nothing moves when a phone connects and its Release button appears, or goes."""
+    ui.table.displays = BothDisplaysHub()
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    panel = screen.open_phones()
+    ui.settle()
+
+    def places() -> dict[str, tuple[int, int]]:
+        found = {}
+        for text in ("Ann: also use my phone", "Ann: show my code", "Bo: also use my phone", "Close"):
+            if _has_text(panel, text):
+                widget = ui.find_text(panel, text)
+                x, y = widget.to_window(widget.x, widget.y)
+                found[text.split(":")[0]] = (round(x), round(y))
+        return found
+
+    before = places()
+    ui.screenshot("phones-panel-before-release.png")
+    phone = Phone(phones.server.url_for("Ann"))
+    assert ui.wait_until(lambda: _has_text(panel, "Release Ann's phone"), timeout=10)
+    ui.settle()
+    during = places()
+    ui.screenshot("phones-panel-release-shown.png")
+    assert during == before, (before, during)
+    release = ui.find_text(panel, "Release Ann's phone")
+    bo = ui.find_text(panel, "Bo: also use my phone")
+    assert release.top <= ui.find_text(panel, "Ann: show my code").y and bo.top <= release.y, "in its own slot"
+    ui.tap(release)
+    assert ui.wait_until(lambda: phone.bye is not None, timeout=10)
+    assert ui.wait_until(lambda: not _has_text(panel, "Release Ann's phone"), timeout=5)
+    ui.settle()
+    assert places() == before
+    ui.screenshot("phones-panel-after-release.png")
+    ui.tap(ui.find(panel, "close_button"))
+
+
+class BothDisplaysHub(OneDisplayHub):
+    """Ann and Bo both have a paired display: each seat reads "also use my phone"."""
+
+    def status(self) -> list[Any]:
+        from hardware.display.hub import DisplayState, DisplayStatus
+
+        return [DisplayStatus("Ann", DisplayState.CONNECTED), DisplayStatus("Bo", DisplayState.CONNECTED)]

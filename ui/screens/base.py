@@ -26,6 +26,7 @@ costs the window one texture and one label, however big the board.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,7 @@ from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
+from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
@@ -62,6 +64,8 @@ BANNER_FONTS = (18, 15)
 """The banner's font sizes in sp, largest first: the largest at which the sentence fits the bar is used."""
 BANNER_PADDING = 12
 """Room around the banner's text, in dp: half above and half below it, and as much each side."""
+CONFIRM_MARGIN = 8
+"""Room above the question "End this game without a result?", in dp: it opens at the top of the screen."""
 
 
 def next_tick(elapsed: float) -> float:
@@ -109,6 +113,7 @@ class GameScreen(Screen):
         self.table = table
         self._on_home = on_home
         self.phone_choices: set[str] = set()  # display seats whose player chose a phone too, while this game shows
+        self._open_views: dict[str, ModalView] = {}  # the popup of each kind that is open (`open_once`)
         super().__init__(name=f"game:{session.game.name}", **kwargs)
         self.session = session
         self.title = session.game.title
@@ -227,8 +232,39 @@ class GameScreen(Screen):
         if not self.session.paused:
             self._ticker = Clock.schedule_once(lambda _dt: self._tick(), next_tick(elapsed))
 
-    def open_menu(self) -> None:
-        GameMenu(screen=self).open()
+    def open_menu(self) -> GameMenu | None:
+        return self.open_once("menu", lambda: GameMenu(screen=self))
+
+    def open_once(self, kind: str, make: Callable[[], ModalView | None]) -> Any:
+        """Open the popup `make` gives, unless one of the same `kind` is open (issue 21: "Popups that stack").
+
+        Returns the popup opened, or None when one of its kind was open already (or `make` gave none).
+        """
+        if kind in self._open_views:
+            return None
+        view = make()
+        if view is None:
+            return None
+        self.hold(kind, view)
+        if not view._is_open:  # some openers open their popup themselves
+            view.open()
+        return view
+
+    def hold(self, kind: str, view: ModalView) -> None:
+        """`view` is this screen's popup of `kind` until it is dismissed (a picker hands over to its question)."""
+        self._open_views[kind] = view
+
+        def gone(*_args: Any) -> None:
+            if self._open_views.get(kind) is view:
+                del self._open_views[kind]
+
+        view.fbind("on_dismiss", gone)
+
+    def ask_abandon(self) -> AbandonConfirm | None:
+        """The Menu's "End without a result": asked first, since it cannot be taken back from this screen."""
+        if self.session.outcome is not None:
+            return None
+        return self.open_once("end", lambda: AbandonConfirm(screen=self))  # type: ignore[no-any-return]
 
     @property
     def can_race(self) -> bool:
@@ -236,9 +272,11 @@ class GameScreen(Screen):
         return self.session.game.chooses_first and not self.session.moves
 
     def open_race(self) -> None:
-        """The water race (or the previous loser's choice) for who goes first."""
-        from ui.screens.race import open_race  # loaded when first wanted: the home screen starts without it
+        """The water race (or the previous loser's choice) for who goes first; once, however many taps."""
+        from ui.screens.race import RaceScreen, open_race  # loaded when first wanted: not at start
 
+        if self.manager is None or isinstance(self.manager.current_screen, RaceScreen):
+            return  # a second tap of the Menu's button: the race showing is not begun again
         open_race(self)
 
     @property
@@ -255,7 +293,7 @@ class GameScreen(Screen):
         """Someone leaves: pick who, then confirm; Yes sends their `leave`."""
         from ui.screens.leave import open_leave  # loaded when first wanted, as the race is
 
-        open_leave(self)
+        self.open_once("leave", lambda: open_leave(self))
 
     def leave(self, leaver: Leaver) -> bool:
         """Send `leaver`'s `leave` (a refusal shows in the banner), then say what followed."""
@@ -272,7 +310,13 @@ class GameScreen(Screen):
         return switch_of(self.table).wanted.on and self.session.game.display is not None
 
     def open_phones(self) -> Any:
-        """The phones panel: a code per seat, one at a time, on its own tap; a seat with a display may add a phone."""
+        """The phones panel: a code per seat, one at a time, on its own tap; a seat with a display may add a phone.
+
+        Once: None while it is open already (the board's Phones button and the Menu's both open it).
+        """
+        return self.open_once("phones", self._phones_panel)
+
+    def _phones_panel(self) -> Any:
         from ui.widgets.phones import PhonesPanel  # loaded when first wanted
 
         link = self.table.phones  # None until the phones have started (or when they could not)
@@ -284,14 +328,13 @@ class GameScreen(Screen):
         panel = PhonesPanel(
             phones=getattr(link, "server", None), players=names, paired=paired, chosen=self.phone_choices
         )
-        panel.open()
         return panel
 
     def open_log(self) -> None:
         """The game's story: its public events, each with its time (`ui.screens.log`)."""
         from ui.screens.log import open_log
 
-        open_log(self)
+        self.open_once("log", lambda: open_log(self))
 
     def toggle_clock(self) -> None:
         if self.session.paused:
@@ -314,8 +357,13 @@ class GameScreen(Screen):
         self._on_home()
 
     def close(self) -> None:
-        """Stop listening to the session (the screen is being thrown away)."""
+        """Stop listening to the session (the screen is being thrown away), and its display strips to the hub."""
         self._unsubscribe()
+        displays = sys.modules.get("ui.widgets.displays")  # loaded by the screens that show a strip
+        if displays is not None:
+            for widget in list(self.walk(restrict=True)):
+                if isinstance(widget, displays.DisplayStatusStrip):
+                    widget.close()  # a screen put away asks nothing: its strip's questions die with it
         if self._ticker is not None:
             self._ticker.cancel()
             self._ticker = None
@@ -330,15 +378,52 @@ class GameMenu(FittedPopup):
 
     Two columns of big buttons, so that all of them fit 480 pixels, and as
     tall as its title and buttons need (`FittedPopup`; issue 14: with a fixed
-    share of the screen, the first button covered the title).
+    share of the screen, the first button covered the title). Phones has a
+    slot of its own beside "Back to the game", left empty when it is not
+    offered, so no button moves with it (issue 21).
     """
 
     screen = ObjectProperty(None)
 
+    def __init__(self, **kwargs: Any) -> None:
+        self._chosen = False
+        super().__init__(**kwargs)
+
     def on_kv_post(self, base_widget: Any) -> None:
         super().on_kv_post(base_widget)
         if not self.screen.can_show_phones:  # taken out, not greyed: most games never have phones
-            self.ids.phones_button.parent.remove_widget(self.ids.phones_button)
+            self.ids.phones_slot.remove_widget(self.ids.phones_button)
+
+    def choose(self, then: Callable[[], Any]) -> None:
+        """One of its buttons: the menu goes, then `then` runs, once; a second tap while it fades does nothing.
+
+        Issue 21, "Popups that stack": a fading menu still takes touches, so a double tap opened twice.
+        """
+        if self._chosen:
+            return
+        self._chosen = True
+        self.dismiss()
+        then()
+
+
+class AbandonConfirm(FittedPopup):
+    """ "End this game without a result? It will count for nobody." Yes ends it, No goes back to the game.
+
+    It opens at the top of the screen, so neither of its buttons lies where the Menu's "End without a
+    result" was (issue 21: a double tap must not confirm).
+    """
+
+    screen = ObjectProperty(None)
+
+    def _align_center(self, *_args: Any) -> None:  # Kivy's ModalView centres itself here
+        if self._is_open:
+            window = self._window
+            self.center_x = window.width / 2
+            self.top = window.height - dp(CONFIRM_MARGIN)
+
+    def confirm(self) -> None:
+        self.dismiss()
+        self.screen.abandon()
 
 
 class TopBar(BoxLayout):

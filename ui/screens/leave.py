@@ -56,8 +56,9 @@ class LeavePicker(FittedPopup):
 
     def pick(self, leaver: Leaver) -> LeaveConfirm:
         """Ask the table before `leaver` leaves."""
-        self.dismiss()
         confirm = LeaveConfirm(screen=self.screen, leaver=leaver)
+        self.screen.hold("leave", confirm)  # the question is the leave popup now: Menu's button opens no second
+        self.dismiss()
         confirm.open()
         return confirm
 

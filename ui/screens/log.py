@@ -4,8 +4,9 @@ Opened from a game's Menu (`open_log`) or from the home screen's past games
 (`open_past_game`). It reads the game's story (`companion.record.story`) and
 never writes to the games file.
 
-The replay draws the board with the game's own screen, so it looks exactly
-as the game did: the game's record is copied into a store in memory, a
+The replay draws the board with the game's own screen, laid out at the
+replay's size and drawn pixel for pixel (never scaled: its text stays
+crisp): the game's record is copied into a store in memory, a
 throwaway session loads it, and the game's `GameScreen` subclass runs over
 that session with its top bar taken away and every touch kept from it.
 Moving the slider undoes or redoes the throwaway session to the chosen step
@@ -22,6 +23,7 @@ open, by a phone or a player's display, adds its line; an undo takes it away.
 
 from __future__ import annotations
 
+import math
 import time
 import weakref
 from collections.abc import Callable
@@ -30,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
 from kivy.metrics import dp
-from kivy.properties import BooleanProperty, NumericProperty, OptionProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, OptionProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.button import Button
 from kivy.uix.label import Label
@@ -64,32 +66,33 @@ class LogLine(ButtonBehavior, Label):
 
 
 class ReplayStage(Widget):
-    """Holds the replayed game's screen, drawn smaller if need be, and keeps every touch from it.
+    """Holds the replayed game's screen at the stage's own size, pixel for pixel, and keeps every touch from it.
 
-    The screen is laid out at the height it has in the game (`natural_height`) and drawn scaled to fit, so
-    the board looks as it did at the table rather than squeezed. A replay is looked at, not played.
+    Issue 21: the board was laid out at the height it had in the game and drawn scaled down, and its text
+    came out garbled ('L ght', 'Vcid', '1 4 1 5' for 14 15): the game's screen draws into a buffer shown
+    pixel for pixel, which a scale (or half a pixel of offset) breaks. The screen is laid out at the stage's
+    size instead, on whole pixels, and drawn as it is: crisp. A replay is looked at, not played.
     """
 
-    scale = NumericProperty(1.0)
-    natural_height = NumericProperty(0)
+    origin = ListProperty([0, 0])
+    """Where the replayed screen is drawn: the stage's corner, on a whole pixel."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.fbind("size", self._fit)
-        self.fbind("natural_height", self._fit)
+        self.fbind("pos", self._fit)
 
-    def show(self, screen: Widget, natural_height: float) -> None:
+    def show(self, screen: Widget) -> None:
         self.clear_widgets()
         screen.size_hint = (None, None)
         screen.pos = (0, 0)  # the canvas is moved to the stage's corner (log.kv)
         self.add_widget(screen)
-        self.natural_height = natural_height
         self._fit()
 
     def _fit(self, *_: Any) -> None:
-        self.scale = min(1.0, self.height / self.natural_height) if self.natural_height > 0 else 1.0
+        self.origin = [round(self.x), round(self.y)]
         for child in self.children:
-            child.size = (self.width / self.scale, self.height / self.scale)
+            child.size = (math.floor(self.width), math.floor(self.height))
 
     def on_touch_down(self, touch: Any) -> bool:
         return bool(self.collide_point(*touch.pos))
@@ -328,9 +331,7 @@ class LogView(ModalView):
             except UNREADABLE as trouble:  # the file changed under us, or holds what this version cannot fold
                 self.status_text = str(trouble)
                 return
-            window = self.get_root_window()
-            height = window.height if window is not None else self.height
-            self.ids.stage.show(self._board.screen, height - self._board.chrome)
+            self.ids.stage.show(self._board.screen)
         self.mode = "replay"
         self._show(self.replay.go(position))
 

@@ -1,20 +1,73 @@
-"""`FittedPopup`: a popup exactly as tall as its title and content need, at any screen size.
+"""`FittedPopup`: a popup exactly as tall as its title and content need, at any screen size; and `SteadyOpening`.
 
 Issue 14: a popup given a fixed share of the 480-pixel screen let its first
 button cover its title. A subclass's kv rule sets
 ``height: self.frame_height + <content>.minimum_height``.
+
+Issue 21 ("Popups that stack"): the second tap of a hurried double tap landed
+on whatever the popup the first tap opened had under the finger (a player's
+name in the leave picker, the same player in the next pairing question).
+A `SteadyOpening` popup takes no touch until it is at rest: it fades in
+over `OPENING_SECONDS` from the first frame after it opened, however long
+building it took, and swallows every touch that begins meanwhile.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from kivy.animation import Animation
+from kivy.clock import Clock
 from kivy.properties import NumericProperty
+from kivy.uix.modalview import ModalView
 from kivy.uix.popup import Popup
 
+OPENING_SECONDS = 0.25
+"""How long a steady popup takes to appear, taking no touch: as long as Kivy's own `double_tap_time`."""
 
-class FittedPopup(Popup):
-    """A popup as tall as its title and content need.
+
+class SteadyOpening(ModalView):
+    """A ModalView that takes no touch until it has finished appearing (mix it in before the popup class).
+
+    Its fade-in starts on the frame after it opened: Kivy's would start at once and, after a slow frame
+    (building the popup), be over before anyone saw it.
+    """
+
+    _anim_duration = NumericProperty(OPENING_SECONDS)
+
+    def open(self, *args: Any, **kwargs: Any) -> None:
+        was_open = self._is_open
+        super().open(*args, **kwargs)
+        if was_open or not kwargs.get("animation", True):
+            return
+        Animation.cancel_all(self, "_anim_alpha")
+        Clock.schedule_once(lambda _dt: self._fade_in(), 0)
+
+    def _fade_in(self) -> None:
+        if not self._is_open:
+            return
+        fade = Animation(_anim_alpha=1.0, d=self._anim_duration)
+        fade.bind(on_complete=lambda *_a: self.dispatch("on_open"))
+        fade.start(self)
+
+    @property
+    def steadying(self) -> bool:
+        """It is still appearing: a touch now is a hurried finger's second tap, not an answer to it."""
+        return bool(self._is_open) and self._anim_alpha < 1
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.steadying:
+            return True
+        return bool(super().on_touch_down(touch))
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if self.steadying and touch.grab_current is None:
+            return True
+        return bool(super().on_touch_up(touch))
+
+
+class FittedPopup(SteadyOpening, Popup):
+    """A popup as tall as its title and content need, steady while it opens.
 
     `frame_height` is Popup's own part (its padding, title and separator),
     measured from Kivy's Popup rule, so it follows the theme's title size.

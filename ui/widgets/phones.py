@@ -20,10 +20,12 @@ from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.graphics.texture import Texture
 from kivy.properties import ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.popup import Popup
 
-from ui import kv
-from ui.presenters.phones import Matrix, Phones, PhonesShown, luminance, present
+from ui import kv, theme
+from ui.presenters.phones import Matrix, Phones, PhonesShown, SeatShown, luminance, present
+from ui.widgets.fitted_popup import SteadyOpening
 
 KV = kv.beside(__file__)
 REFRESH_SECONDS = 1.0
@@ -44,7 +46,33 @@ def qr_texture(matrix: Matrix) -> Texture:
     return texture
 
 
-class PhonesPanel(Popup):
+class SeatRow(BoxLayout):
+    """One seat's two fixed slots: its code's button ("Ann: show my code"), then room for "Release Ann's phone"."""
+
+    def __init__(self, player: str, panel: PhonesPanel, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.player = player
+        self.button = Factory.AccentButton()
+        self.button.bind(on_release=lambda _b: panel.toggle(player))
+        self.release_button = Factory.BigButton()
+        self.release_button.bind(on_release=lambda _b: panel.release(player))
+        self.add_widget(self.button)
+        self.slot = Factory.Widget(size_hint_y=None, height=self.button.height)
+        self.add_widget(self.slot)
+
+    def show(self, seat: SeatShown, *, showing: bool) -> None:
+        self.button.text = seat.show_text
+        self.button.background_color = theme.BUTTON if showing else theme.ACCENT  # the code showing: Hide
+        self.button.color = theme.TEXT if showing else theme.INK
+        self.button.bold = not showing
+        wanted = self.release_button if seat.release_text else self.slot
+        if wanted.parent is not self:
+            self.remove_widget(self.children[0])  # the second slot (Kivy keeps children newest first)
+            self.add_widget(wanted)
+        self.release_button.text = seat.release_text
+
+
+class PhonesPanel(SteadyOpening, Popup):
     """Phones at the table; give it the phone server (`phones=`), the players, and the seats with a display.
 
     `chosen`: the display seats whose player chose a phone too; the panel adds
@@ -71,6 +99,7 @@ class PhonesPanel(Popup):
         self.chosen = chosen if chosen is not None else set()
         self.shown_player: str | None = None
         self.shown = PhonesShown((), None, "", (), "")
+        self._rows: list[SeatRow] = []
         super().__init__(**kwargs)
         self._poll = Clock.schedule_interval(lambda _dt: self.update(), REFRESH_SECONDS)
         self.bind(on_dismiss=lambda *_a: self._closing())
@@ -88,19 +117,15 @@ class PhonesPanel(Popup):
         self.note, self.caption, self.url = shown.note, shown.caption, shown.url
         self.qr = qr_texture(shown.matrix) if shown.matrix else None
         seats = self.ids.seats
-        seats.clear_widgets()
-        for seat in shown.seats:
-            show = (
-                Factory.BigButton(text=seat.show_text)
-                if seat.player == shown.shown
-                else Factory.AccentButton(text=seat.show_text)
-            )
-            show.bind(on_release=lambda _b, player=seat.player: self.toggle(player))
-            seats.add_widget(show)
-            if seat.release_text:
-                release = Factory.BigButton(text=seat.release_text)
-                release.bind(on_release=lambda _b, player=seat.player: self.release(player))
-                seats.add_widget(release)
+        if [seat.player for seat in shown.seats] != [row.player for row in self._rows]:
+            seats.clear_widgets()
+            self._rows = [SeatRow(seat.player, self) for seat in shown.seats]
+            for row in self._rows:
+                seats.add_widget(row)
+        # Changed in place: each seat keeps its two slots, its code's button and the one for releasing its
+        # phone, so nothing moves when "Release Ann's phone" appears (issue 21: it pushed Bo's button down).
+        for row, seat in zip(self._rows, shown.seats, strict=True):
+            row.show(seat, showing=seat.player == shown.shown)
 
     def toggle(self, player: str) -> None:
         """Show `player`'s code (hiding any other), or hide it if it shows.

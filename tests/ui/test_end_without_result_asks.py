@@ -1,0 +1,92 @@
+"""Issue 21: "Menu → End without a result ends the game at once, with no question, beside Home (keep this game)."
+
+It asks first, saying what follows: "End this game without a result? It will count for nobody." The question's
+buttons do not lie where the Menu's End button was, so a double tap cannot confirm.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+QUESTION = "End this game without a result? It will count for nobody."
+
+
+def _views(ui: Any, name: str) -> list[Any]:
+    return [view for view in ui.window.children if type(view).__name__ == name]
+
+
+def _box(widget: Any) -> tuple[float, float, float, float]:
+    left, bottom = widget.to_window(widget.x, widget.y)
+    right, top = widget.to_window(widget.right, widget.top)
+    return left, bottom, right, top
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return not (a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1])
+
+
+def double_tap(ui: Any, widget: Any) -> None:
+    """Two quick touches at the widget's centre, the second a frame after the first: a hurried finger."""
+    from kivy.tests.common import UnitTestTouch
+
+    ui.settle()
+    x, y = widget.to_window(*widget.center)
+    for _ in range(2):
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        ui.frames(1)
+        touch.touch_up()
+        ui.frames(1)
+    ui.settle()
+
+
+def test_end_without_a_result_asks_first_and_no_keeps_the_game(ui: Any) -> None:
+    """Issue 21: "End without a result ends the game at once, with no question"."""
+    screen = ui.start_game("quinque", ["Ann", "Bo"])
+    game_id = screen.session.game_id
+    ui.tap(ui.find(screen, "menu_button"))
+    ui.tap(_views(ui, "GameMenu")[0].ids.end_button)
+    ui.settle()
+    assert ui.screen is screen, "nothing ended before the question is answered"
+    [confirm] = _views(ui, "AbandonConfirm")
+    assert confirm.ids.question_label.text == QUESTION
+    ui.screenshot("end-without-result-asks.png")
+    ui.tap(confirm.ids.no_button)
+    ui.settle()
+    assert not _views(ui, "AbandonConfirm") and ui.screen is screen
+    assert ui.store.unfinished() is not None and ui.store.unfinished().id == game_id, "the game goes on"
+
+    ui.tap(ui.find(screen, "menu_button"))
+    ui.tap(_views(ui, "GameMenu")[0].ids.end_button)
+    ui.tap(_views(ui, "AbandonConfirm")[0].ids.yes_button)
+    ui.settle()
+    assert ui.screen is not screen and ui.screen.name == "home"
+    assert ui.store.unfinished() is None, "ended: no longer offered to carry on"
+
+
+def test_a_double_tap_on_end_only_asks(ui: Any) -> None:
+    """Issue 21: "The confirm's buttons must not sit where the Menu's End button was, so a double tap cannot
+    confirm." Neither of the question's buttons overlaps the End button's place at 800×480, and a double tap
+    there leaves the game in play with the question showing, once."""
+    screen = ui.start_game("quintet", ["Ann", "Bo", "Cy"])
+    ui.tap(ui.find(screen, "menu_button"))
+    end = _views(ui, "GameMenu")[0].ids.end_button
+    ui.settle()
+    end_box = _box(end)
+    double_tap(ui, end)
+    assert ui.screen is screen and ui.store.unfinished() is not None
+    confirms = _views(ui, "AbandonConfirm")
+    assert len(confirms) == 1, "one question, however many taps"
+    [confirm] = confirms
+    assert not _views(ui, "GameMenu")
+    for button in (confirm.ids.no_button, confirm.ids.yes_button):
+        assert not _overlap(_box(button), end_box), (button.text, _box(button), end_box)
+        assert button.texture_size[0] <= button.width, f"{button.text!r} is cut short"
+    assert confirm.y >= 0 and confirm.top <= ui.window.height
+    ui.screenshot("end-without-result-double-tap.png")
+    confirm.dismiss()
+    ui.settle()
