@@ -144,8 +144,9 @@ def text_lines(told: Story) -> list[str]:
     """The story as the table reads it: a heading, the start, each move's time and sentences, the end."""
     lines = [f"{told.title} (game {told.id}): {', '.join(told.players)}.", f"Started {_local(told.started_at)}."]
     for step in told.steps:
-        said = " ".join(step.sentences) or "(nothing the table reads)"
-        lines.append(f"{_local(step.at)[-8:]}  {step.number}. {said}")
+        said = " ".join(s for s in step.sentences if s)
+        if said:  # a step the table reads nothing of (a Quin player's private setup) has no line
+            lines.append(f"{_local(step.at)[-8:]}  {step.number}. {said}")
     outcome = told.outcome
     if outcome is None:
         lines.append("Not finished.")

@@ -254,3 +254,17 @@ def test_a_redo_of_a_move_undone_before_the_log_opened_gets_the_time_it_was_made
         followed = live.update()
         assert followed is not None and followed.story.steps == story(store, session.game_id).steps
         assert followed.story.steps[2].at == _at(2026, 11, 23, 21, 3)
+
+
+def test_a_quin_private_setup_is_one_line_per_player(tmp_path):
+    """Issue 21: "The Quin log is 36 lines of 'Bo gave 11 its identity.' out of 41": "Quin's setup steps are one
+    log line per player ("Ann finished her private setup.")". The replay still steps through every move."""
+    clock = Clock(_at(2026, 11, 23, 21, 0))
+    with Store.open(tmp_path / "games.db") as store:
+        session = play(store, golden.FOLDER / "quin-key-light-captured.jsonl", clock, upto=22)
+        told = story(store, session.game_id)
+    texts = [line.text for line in present_log(told).lines]
+    assert [t for t in texts if "setup" in t] == [t for t in texts if "finished their private setup" in t]
+    assert sum("finished their private setup" in t for t in texts) == 2
+    assert not any("identity" in t or "Clone" in t for t in texts)
+    assert len(texts) < len(told.steps) and Replay(told).count == len(told.steps)

@@ -20,7 +20,7 @@ revealed, or hidden again) or the session moved where the Log cannot follow.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -97,9 +97,19 @@ def line_of(step: Step) -> LineShown:
     return LineShown(step.number, clock_time(step.at), step_text(step))
 
 
+def is_read(step: Step) -> bool:
+    """Whether the table reads anything for `step` (a Quin player's private setup steps it does not)."""
+    return any(step.sentences)
+
+
+def lines_of(steps: Sequence[Step]) -> tuple[LineShown, ...]:
+    """The Log's lines for `steps`: one for each step the table reads, with its number (the replay still has all)."""
+    return tuple(line_of(step) for step in steps if is_read(step))
+
+
 def present_log(told: Story) -> LogShown:
-    """The Log of `story`: a heading and one line per step, with its local time."""
-    lines = tuple(line_of(step) for step in told.steps)
+    """The Log of `story`: a heading and one line per step the table reads, with its local time."""
+    lines = lines_of(told.steps)
     return LogShown(
         title=f"{told.title}, game {told.id}",
         players=", ".join(told.players),

@@ -169,6 +169,7 @@ class GameScreen(Screen):
             self.say(store.problem, error=True)  # e.g. a read-only card: the table plays, nothing is saved
 
     _banner_timer: ClockEvent | None = None
+    _closed = False  # set by `close`: the screen is put away (or only drawn, in a replay)
 
     def send(self, action: Action) -> bool:
         """Apply `action`; on refusal show the rules' sentence and return False."""
@@ -194,7 +195,7 @@ class GameScreen(Screen):
         if self._banner_timer is not None:
             self._banner_timer.cancel()
             self._banner_timer = None
-        if text and not error:
+        if text and not error and not self._closed:  # a closed screen (a replay's) is drawn, never waited on
             self._banner_timer = Clock.schedule_once(lambda _dt: self._plain_gone(text), PLAIN_SECONDS)
 
     def _plain_gone(self, text: str) -> None:
@@ -358,6 +359,7 @@ class GameScreen(Screen):
 
     def close(self) -> None:
         """Stop listening to the session (the screen is being thrown away), and its display strips to the hub."""
+        self._closed = True
         self._unsubscribe()
         displays = sys.modules.get("ui.widgets.displays")  # loaded by the screens that show a strip
         if displays is not None:

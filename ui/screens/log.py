@@ -45,7 +45,7 @@ from companion.session import Session
 from companion.store import Store
 from ui import theme
 from ui.kv import beside, load_kv
-from ui.presenters.log import Followed, LiveStory, LogShown, Replay, StepShown, line_of, present_log, status_of
+from ui.presenters.log import Followed, LiveStory, LogShown, Replay, StepShown, lines_of, present_log, status_of
 from ui.table import Table
 
 if TYPE_CHECKING:
@@ -129,7 +129,8 @@ class ReplayBoard:
             self.session, Table(store=copy, dispatch=immediate), on_home=lambda: None
         )
         self.screen.close()  # the replay moves the session itself and draws once per step, not once per undo
-        self.chrome = _drop_top_bar(self.screen)
+        # Kept: the screen's rules still name the top bar (the banner sits over it), by weak reference.
+        self._taken_away = _drop_top_bar(self.screen)
         self._held: weakref.WeakSet[Button] = weakref.WeakSet()
         self._hold_buttons()
 
@@ -168,21 +169,21 @@ def _keep_disabled_colour(button: Button, colour: Any) -> None:
         button.background_color = theme.DISABLED_BUTTON
 
 
-def _drop_top_bar(screen: GameScreen) -> float:
+def _drop_top_bar(screen: GameScreen) -> tuple[Widget, ...]:
     """Take the game screen's top bar and clock away (Menu, Undo, Redo and the clock mean nothing in a replay).
 
-    Returns the height they took, with the spacing under them: what the board had less in the game.
+    Returns the widgets taken away: whoever keeps the screen keeps them too, since the screen's kv rules
+    name them by weak reference (the banner's place is the top bar's).
     """
-    taken = 0.0
+    taken: list[Widget] = []
     bar = screen.ids.menu_button.parent  # the top bar is the Menu button's row
     clock = screen.ids.get("clock_label")
     clock = clock.__self__ if clock is not None else None  # ids hold weak proxies: compare the widget itself
     for widget in (bar, clock):
         if widget is not None and widget.parent is not None:
-            if widget is bar:
-                taken += widget.height + widget.parent.spacing
             widget.parent.remove_widget(widget)
-    return taken
+            taken.append(widget)
+    return tuple(taken)
 
 
 class LogView(ModalView):
@@ -292,8 +293,8 @@ class LogView(ModalView):
             kept = next((i for i, (a, b) in enumerate(zip(old, self.shown.lines, strict=False)) if a != b), None)
             kept = min(len(old), len(self.shown.lines)) if kept is None else kept
         else:
-            kept = followed.kept
-            lines = old[:kept] + tuple(line_of(step) for step in told.steps[kept:])
+            kept = len(lines_of(told.steps[: followed.kept]))  # the lines of the steps that stayed
+            lines = old[:kept] + lines_of(told.steps[followed.kept :])
             self.shown = replace(self.shown, lines=lines, status=status_of(told), can_replay=False)
         box = self.ids.lines
         for widget in box.children[: len(box.children) - kept]:  # children are newest first

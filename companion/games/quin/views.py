@@ -89,17 +89,12 @@ def news(state: QuinState, step: Event) -> str:
 def tell(event: Event, state: QuinState) -> str:
     """The sentence the table reads for any event, in the `state` it led to ("" for a win a flash already told).
 
-    The private setup is told only as far as the table sees it (that a Clone was chosen, which label was
-    given an identity, that a side is ready), never which Clone, identity or place; the steps of a turn as
-    `news` tells them.
+    The private setup is told once a player has finished it ("Ann finished their private setup."), never
+    its steps, which Clone, identity or place; the steps of a turn as `news` tells them.
     """
     match event:
-        case CloneChosen(player=player):
-            return f"{player} chose a Clone."
-        case PieceAssigned(player=player, label=label):
-            return f"{player} gave {label} its identity."  # never which one, nor where it goes: theirs alone
-        case PieceUnassigned(player=player, label=label):
-            return f"{player} took back the identity of {label}."
+        case CloneChosen() | PieceAssigned() | PieceUnassigned():
+            return ""  # a private setup is one line, when it is finished: its steps are each player's own business
         case SetupFinished(player=player):
             return f"{player} finished their private setup."
         case PlayStarted(player=player):
