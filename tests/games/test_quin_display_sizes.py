@@ -426,8 +426,9 @@ def test_every_list_of_the_setup_menu_reads_whole(first: str, second: str, cols:
                 assert "Finish setup" in text
             elif menu.mode in (CLONE_FROM_LIST, CLONE_TO_LIST):
                 shown_kinds = {FORMS[line[1:].strip()] for body in bodies for line in body if line.strip()}
-                offered = CLONE_TO if menu.mode == CLONE_TO_LIST else CLONE_FROM
-                assert shown_kinds == set(offered)
+                # Issue 21: "Clone offers only the legal choices": never a piece into its own kind.
+                offered = set(CLONE_TO) - {menu.taken} if menu.mode == CLONE_TO_LIST else set(CLONE_FROM)
+                assert shown_kinds == offered
             elif menu.mode == KIND:
                 lines = [line for body in bodies for line in body if line.strip()]
                 items = [KIND_ITEM.match(line) for line in lines]

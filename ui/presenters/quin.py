@@ -454,6 +454,7 @@ class Chip:
     value: str
     text: str
     chosen: bool
+    allowed: bool = True  # a Clone never turns a piece into its own kind: that chip is greyed in its place
 
 
 @dataclass(frozen=True)
@@ -529,7 +530,7 @@ def present_setup(view: View, picks: SetupPicks) -> SetupShown:
         player=player,
         title=f"{player}'s private setup",
         clone_from=tuple(Chip(kind, TINY[kind], kind == clone_from) for kind in CLONE_FROM),
-        clone_to=tuple(Chip(kind, TINY[kind], kind == clone_to) for kind in CLONE_TO),
+        clone_to=tuple(Chip(kind, TINY[kind], kind == clone_to, kind != clone_from) for kind in CLONE_TO),
         kinds=(*kinds, Chip(TAKE_BACK, "Take\nback", picks.kind == TAKE_BACK)),
         place=picks.place,
         pieces=tuple(_setup_piece(piece) for piece in view.get("pieces", [])),

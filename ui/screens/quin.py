@@ -466,7 +466,7 @@ class QuinScreen(GameScreen):
         for group, chips in (("from", shown.clone_from), ("to", shown.clone_to), ("kind", shown.kinds)):
             for chip in chips:
                 widget = self._chips[(group, chip.value)]
-                widget.text, widget.chosen = chip.text, chip.chosen
+                widget.text, widget.chosen, widget.disabled = chip.text, chip.chosen, not chip.allowed
         panel.ids.board_chip.chosen = shown.place == "board"
         panel.ids.zero_g_chip.chosen = shown.place == "zero-g"
         colour = self._colour(self._shown(), shown.player)

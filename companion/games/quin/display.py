@@ -348,7 +348,7 @@ class SetupMenu:
             base = _before_clone(setup)
             return [(short_kind(k, width), ("from", k)) for k in CLONE_FROM if base.get(k, 1)]
         if self.mode == CLONE_TO_LIST:
-            return [(short_kind(k, width), ("to", k)) for k in CLONE_TO]
+            return [(short_kind(k, width), ("to", k)) for k in CLONE_TO if k != self.taken]  # never into itself
         if self.mode == KIND:
             current = _piece(view, self.label).get("identity")
             items: list[Item] = []

@@ -701,7 +701,7 @@ def outcome(state: QuintetState) -> Outcome | None:
     return Outcome(
         (state.winner,),
         LAST_STANDING,
-        f"{state.winner} is the last player standing after {state.turns} turns (out in order: {knocked}).",
+        f"{state.winner} is the last player standing after {_turns(state.turns)} (out in order: {knocked}).",
     )
 
 
@@ -749,3 +749,8 @@ def legal_actions(state: QuintetState, player: str) -> list[Action]:
             actions.append(Safety(player, 2))
     actions.append(EndTurn(player))
     return actions
+
+
+def _turns(count: int) -> str:
+    """``1 turn``, ``12 turns``."""
+    return f"{count} turn" if count == 1 else f"{count} turns"
