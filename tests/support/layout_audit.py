@@ -63,6 +63,12 @@ class Finding:
         """What makes two findings in different states the same finding."""
         return (self.check, self.surface, self.widget, self.kv_id, self.what)
 
+    @property
+    def where(self) -> str:
+        """The widget as the report names it: ``Class#kv_id 'text'`` (no ``#`` without an id, no text without one)."""
+        name = f"{self.widget}#{self.kv_id}" if self.kv_id else self.widget
+        return f"{name} {self.text!r}" if self.text else name
+
     def line(self) -> str:
         where = f"{self.widget}#{self.kv_id}" if self.kv_id else self.widget
         text = f" {self.text[:60]!r}" if self.text else ""
@@ -95,7 +101,7 @@ replay shows a game's own screen, scaled; that screen is checked in play). The a
 
 
 def widgets_of(roots: Sequence[Any]) -> list[Any]:
-    """Every widget under `roots` (but inside a picture), in drawing order (a later one is drawn over an earlier one)."""
+    """Every widget under `roots` (but inside a picture), in drawing order: a later one is drawn over an earlier one."""
     out: list[Any] = []
 
     def visit(widget: Any) -> None:
@@ -134,7 +140,10 @@ def kv_ids(widgets: Iterable[Any]) -> dict[int, str]:
     names: dict[int, str] = {}
     for widget in widgets:
         for name, child in getattr(widget, "ids", {}).items():
-            names.setdefault(id(child), name)
+            try:
+                names.setdefault(id(child.__self__), name)  # kv keeps ids as weak proxies
+            except ReferenceError:  # a widget an id named has gone (a game's Menu button taken out)
+                continue
     return names
 
 
@@ -375,7 +384,10 @@ def text_findings(scene: Scene) -> list[Finding]:
                 if tsh is not None and nh > tsh + SLACK + 2:
                     findings.append(
                         scene.finding(
-                            "nothing cut", label, "lines dropped: text taller than its box", f"needs {nh:.0f} px, has {tsh:.0f}"
+                            "nothing cut",
+                            label,
+                            "lines dropped: text taller than its box",
+                            f"needs {nh:.0f} px, has {tsh:.0f}",
                         )
                     )
                 if tsw is not None and nw > tsw + 2 * _padding_x(label) + SLACK:
@@ -406,7 +418,9 @@ def text_findings(scene: Scene) -> list[Finding]:
                 if id(parent) in scene.rects and not inside(glyphs, box, slack=2):
                     findings.append(
                         scene.finding(
-                            "nothing cut", label, f"text outside its parent ({type(parent).__name__})",
+                            "nothing cut",
+                            label,
+                            f"text outside its parent ({type(parent).__name__})",
                             _rect_words(glyphs, box),
                         )
                     )
@@ -486,9 +500,7 @@ def target_findings(scene: Scene, *, check_size: bool = True) -> list[Finding]:
         for other in tappables[i + 1 :]:
             a, b = boxes[id(widget)], boxes[id(other)]
             if _related(widget, other):
-                findings.append(
-                    scene.finding("targets", widget, "a tappable inside another tappable", _other(other))
-                )
+                findings.append(scene.finding("targets", widget, "a tappable inside another tappable", _other(other)))
                 continue
             if overlaps(a, b, slack=0.5):
                 findings.append(
@@ -600,7 +612,9 @@ def scroll_findings(scene: Scene) -> list[Finding]:
         content = view.children[0]
         if content.width > view.width + SLACK:
             what = "scrolls sideways" if view.do_scroll_x else "its content is wider than it: cut sideways"
-            findings.append(scene.finding("scrolling", view, what, f"content {content.width:.0f} px, view {view.width:.0f}"))
+            findings.append(
+                scene.finding("scrolling", view, what, f"content {content.width:.0f} px, view {view.width:.0f}")
+            )
         if content.height > view.height + SLACK and view.do_scroll_y:
             bar_alpha = view.bar_inactive_color[3] if view.bar_inactive_color else 0
             shows = view.bar_width >= 4 and bar_alpha >= 0.3 and "bars" in view.scroll_type
@@ -625,15 +639,22 @@ class Seat:
     """A player as the screen should name them: colour, name, seat number (1 first)."""
 
     colour: tuple[float, float, float]
-    name: str
+    name: str  # "" for a colour whose player is not known here (a past game's): any name beside it will do
     number: int
 
     def named_in(self, text: str) -> bool:
         words = set(re.findall(r"\w+", text))
+        if not self.name:
+            return any(re.search(r"[^\W\d_]{2}", word) for word in words)
         if self.name.lower() in text.lower():
             return True
         initial = self.name.strip()[:1].upper()
         return str(self.number) in words or (initial != "" and initial in words)
+
+
+def any_player(colours: Iterable[str]) -> list[Seat]:
+    """Seats for surfaces that show players of many games (Wins, Past games): each colour needs a name beside it."""
+    return seats_of([("", colour) for colour in colours])
 
 
 def seats_of(players: Sequence[tuple[str, str]]) -> list[Seat]:
@@ -672,7 +693,7 @@ def colour_findings(scene: Scene, seats: Sequence[Seat]) -> list[Finding]:
             if seat is None:
                 continue
             words = " ".join(_texts_near(widget))
-            if not seat.named_in(words):
+            if not seat.named_in(words) and not _draws_text_naming(widget, seat):
                 findings.append(
                     scene.finding(
                         "colour cue",
@@ -685,11 +706,33 @@ def colour_findings(scene: Scene, seats: Sequence[Seat]) -> list[Finding]:
     return findings
 
 
+def _draws_text_naming(widget: Any, seat: Seat) -> bool:
+    """A widget that draws its own text (a texture in its canvas, as Quintet's circle writes each name under
+    its disc) and holds the player's name in its properties is taken at its word."""
+    from kivy.graphics import Rectangle
+
+    textured = any(
+        isinstance(i, Rectangle) and i.texture is not None
+        for canvas in (widget.canvas.before, widget.canvas, widget.canvas.after)
+        if canvas is not None
+        for i in canvas.children
+    )
+    if not textured:
+        return False
+    held = " ".join(repr(value)[:2000] for value in widget.properties().values() if not callable(value))
+    held += " ".join(repr(getattr(widget, name, ""))[:2000] for name in widget.properties())
+    return seat.named_in(held)
+
+
 def _texts_near(widget: Any) -> Iterator[str]:
-    """Its own texts and those of its parent's other children (right beside it)."""
+    """Its own texts and those of its parent's other children (right beside it); a parent with no text of its
+    own besides (a bar inside a box) hands the question up once more."""
     around = [widget]
-    if widget.parent is not None and widget.parent is not widget.parent.parent:
-        around = list(widget.parent.children)
+    parent = widget.parent
+    if parent is not None and parent is not parent.parent:
+        around = list(parent.children)
+        if not any(text_of(w) for w in around) and parent.parent is not None:
+            around = list(parent.parent.children)
     for w in around:
         for child in w.walk(restrict=True):
             text = getattr(child, "text", None)
