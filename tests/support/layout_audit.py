@@ -708,30 +708,43 @@ def colour_findings(scene: Scene, seats: Sequence[Seat]) -> list[Finding]:
 
 def _draws_text_naming(widget: Any, seat: Seat) -> bool:
     """A widget that draws its own text (a texture in its canvas, as Quintet's circle writes each name under
-    its disc) and holds the player's name in its properties is taken at its word."""
+    its disc) and holds the player's name in a property is taken at its word."""
     from kivy.graphics import Rectangle
 
+    blank = Rectangle().texture  # what a Rectangle without a picture of its own draws
     textured = any(
-        isinstance(i, Rectangle) and i.texture is not None
+        isinstance(i, Rectangle) and i.texture is not None and i.texture is not blank
         for canvas in (widget.canvas.before, widget.canvas, widget.canvas.after)
         if canvas is not None
         for i in canvas.children
     )
-    if not textured:
+    if not textured or not seat.name:
         return False
-    held = " ".join(repr(value)[:2000] for value in widget.properties().values() if not callable(value))
-    held += " ".join(repr(getattr(widget, name, ""))[:2000] for name in widget.properties())
-    return seat.named_in(held)
+    held: list[str] = []
+    for name in widget.properties():
+        value = getattr(widget, name, None)
+        for item in value if isinstance(value, list | tuple) else [value]:
+            text = item if isinstance(item, str) else getattr(item, "name", None)
+            if isinstance(text, str):
+                held.append(text)
+    return seat.name in held
 
 
 def _texts_near(widget: Any) -> Iterator[str]:
     """Its own texts and those of its parent's other children (right beside it); a parent with no text of its
     own besides (a bar inside a box) hands the question up once more."""
+    from kivy.core.window import WindowBase
+    from kivy.uix.modalview import ModalView
+    from kivy.uix.screenmanager import Screen
+
+    def is_top(w: Any) -> bool:  # a surface's own root: no further up than that
+        return w is None or isinstance(w, WindowBase | Screen | ModalView) or isinstance(w.parent, WindowBase)
+
     around = [widget]
     parent = widget.parent
-    if parent is not None and parent is not parent.parent:
+    if not isinstance(parent, WindowBase) and parent is not None:
         around = list(parent.children)
-        if not any(text_of(w) for w in around) and parent.parent is not None:
+        if not any(text_of(w) for w in around) and not is_top(parent):
             around = list(parent.parent.children)
     for w in around:
         for child in w.walk(restrict=True):

@@ -126,7 +126,7 @@ class Auditor:
         self.ui = ui
         self.findings: list[Finding] = []
         self.states = 0
-        self.worst: list[tuple[int, str, Path]] = []  # (findings, state, screenshot) of the worst few states
+        self.worst: dict[str, tuple[int, str, Path]] = {}  # surface -> (kinds of finding, state, screenshot)
         self.seats: list[Seat] = []
         self.surfaces: Counter[str] = Counter()
 
@@ -150,19 +150,26 @@ class Auditor:
         self.surfaces[surface] += 1
         self.findings.extend(found)
         self.states += 1
-        self._keep_if_worst(len(found), name)
+        self._keep_if_worst(len({f.key for f in found}), name, surface)  # the worst: the most kinds of finding
         return found
 
-    def _keep_if_worst(self, count: int, state: str) -> None:
-        if count == 0 or (len(self.worst) >= 5 and count <= self.worst[-1][0]):
+    def _keep_if_worst(self, count: int, state: str, surface: str) -> None:
+        """A screenshot of the state with the most kinds of finding on each surface (the report keeps five)."""
+        best = self.worst.get(surface)
+        if count == 0 or (best is not None and count <= best[0]):
             return
         with drawing(self.ui.window):
-            shot = self.ui.screenshot(f"audit-candidate-{self.states}.png")
-        self.worst.append((count, state, shot))
-        self.worst.sort(key=lambda w: -w[0])
-        for _, _, dropped in self.worst[5:]:
-            dropped.unlink(missing_ok=True)
-        del self.worst[5:]
+            shot = self.ui.screenshot(f"audit-candidate-{len(self.worst)}-{self.states}.png")
+        if best is not None:
+            best[2].unlink(missing_ok=True)
+        self.worst[surface] = (count, state, shot)
+
+    def worst_five(self) -> list[tuple[int, str, Path]]:
+        """The five worst states, each on another surface; the other candidates' screenshots are deleted."""
+        ranked = sorted(self.worst.values(), key=lambda w: -w[0])
+        for _, _, shot in ranked[5:]:
+            shot.unlink(missing_ok=True)
+        return ranked[:5]
 
     def tap(self, widget: Any, state: str) -> None:
         """A real tap; what was tappable before it and is still there must not have moved."""
@@ -533,10 +540,97 @@ def report(auditor: Auditor, seconds: float) -> None:
         lines.append("")
     BUILD.mkdir(exist_ok=True)
     REPORT.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    for rank, (_, _, shot) in enumerate(auditor.worst, start=1):
+    worst = auditor.worst_five()
+    for old in SCREENSHOTS.glob("audit-[0-9].png"):
+        old.unlink()
+    for rank, (_, _, shot) in enumerate(worst, start=1):
         shot.replace(SCREENSHOTS / f"audit-{rank}.png")
-    for rank, (count, state, _) in enumerate(auditor.worst, start=1):
-        print(f"audit-{rank}.png: {count} findings in {state}")
+    for rank, (count, state, _) in enumerate(worst, start=1):
+        print(f"audit-{rank}.png: {count} kinds of finding in {state}")
     print(lines[0])
     problems = [f"{g[0].line()}  ×{len(g)}" for g in new] + [f"stale known finding: {k}" for k in stale]
     assert not problems, "\n".join(problems)
+
+
+def test_each_check_finds_what_it_is_for_and_nothing_in_a_tidy_layout(ui: Any) -> None:
+    """The checks themselves, on widgets made to break each rule, and on a layout that breaks none (issue 21:
+    "fails naming the screen, the widget and its text")."""
+    from kivy.graphics import Color, Rectangle
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+    from kivy.uix.scrollview import ScrollView
+    from kivy.uix.widget import Widget
+    from kivy.utils import get_color_from_hex
+
+    def whats(found: list[Finding]) -> set[str]:
+        return {f"{f.check}: {f.what}" for f in found}
+
+    tidy = [
+        placed(Button(text="Roll"), 10, 10, 120, 60),
+        placed(Button(text="Pass"), 140, 10, 120, 60),
+        placed(Label(text="Ann to play"), 10, 100, 200, 40),
+    ]
+    assert checked(ui, *tidy) == []
+
+    wide = placed(Label(text="A sentence far too long for its box"), 10, 300, 60, 30)
+    assert "nothing cut: text wider than its box" in whats(checked(ui, wide))
+    short = placed(Label(text="Wilhelmina Mayer to play", shorten=True, text_size=(80, None)), 10, 300, 80, 30)
+    found = checked(ui, short)
+    assert "nothing cut: shortened with an ellipsis (no tap shows the whole text)" in whats(found)
+    assert (found[0].surface, found[0].widget, found[0].text) == ("test", "Label", "Wilhelmina Mayer to play")
+
+    assert "targets: smaller than 48x48 px" in whats(checked(ui, placed(Button(text="x"), 10, 10, 30, 30)))
+    near = [placed(Button(text="A"), 10, 10, 60, 60), placed(Button(text="B"), 72, 10, 60, 60)]
+    assert "targets: closer than 8 px to another tappable" in whats(checked(ui, *near))
+    under = [placed(Button(text="A"), 10, 10, 60, 60), placed(Button(text="B"), 40, 40, 60, 60)]
+    assert "targets: lies under or over another tappable" in whats(checked(ui, *under))
+
+    swatch = placed(Widget(), 10, 10, 60, 60)
+    with swatch.canvas:
+        Color(*get_color_from_hex(SEAT_COLOURS[0]))
+        Rectangle(pos=swatch.pos, size=swatch.size)
+    colour = "colour cue: drawn in a player's colour with no name, initial or seat number in or beside it"
+    assert colour in whats(checked(ui, swatch))
+
+    scroller = placed(ScrollView(do_scroll_x=True), 10, 10, 200, 100)
+    scroller.add_widget(Widget(size_hint=(None, None), size=(600, 100)))
+    assert "scrolling: scrolls sideways" in whats(checked(ui, scroller))
+
+    button = placed(Button(text="Undo"), 10, 10, 120, 60)
+    with on_window(ui, button) as manager:
+        before = Snapshot.take(ui.window, manager)
+        button.x += 30
+        ui.frames(2)
+        moved = stability_findings(before, Snapshot.take(ui.window, manager), "one tap later")
+    assert [(f.check, f.text, f.what) for f in moved] == [("stability", "Undo", "moved or changed size one tap apart")]
+
+
+def placed(widget: Any, x: float, y: float, w: float, h: float) -> Any:
+    widget.size_hint = (None, None)
+    widget.pos, widget.size = (x, y), (w, h)
+    return widget
+
+
+@contextlib.contextmanager
+def on_window(ui: Any, *widgets: Any) -> Iterator[Any]:
+    """`widgets` on the window in a layout of their own, as the current screen of a stand-in ScreenManager."""
+    from types import SimpleNamespace
+
+    from kivy.uix.floatlayout import FloatLayout
+
+    root = FloatLayout(size=ui.window.size)
+    root.name = "test"
+    for widget in widgets:
+        root.add_widget(widget)
+    ui.window.add_widget(root)
+    try:
+        ui.frames(3)
+        yield SimpleNamespace(current_screen=root)
+    finally:
+        ui.window.remove_widget(root)
+
+
+def checked(ui: Any, *widgets: Any) -> list[Finding]:
+    with on_window(ui, *widgets) as manager:
+        root = manager.current_screen
+        return audit(Scene.measure("test", "made", [root], SMALL), seats_of([("Ann", SEAT_COLOURS[0])]))
