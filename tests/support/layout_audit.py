@@ -203,12 +203,26 @@ def inside(inner: Rect, outer: Rect, slack: float = SLACK) -> bool:
 
 def is_visible(widget: Any, window_size: tuple[float, float]) -> bool:
     """Drawn, with some part where it can be seen (see the module's docstring)."""
-    if widget.width <= 0 or widget.height <= 0 or widget.get_root_window() is None:
+    if widget.get_root_window() is None:
+        return False
+    drawn = _drawn_rect(widget)
+    if drawn[2] <= drawn[0] or drawn[3] <= drawn[1]:
         return False
     for w in (widget, *_ancestors(widget)):
         if w.opacity <= 0.01:
             return False
-    return area(intersect(window_rect(widget), clip_rect(widget, window_size))) > 0
+    return area(intersect(drawn, clip_rect(widget, window_size))) > 0
+
+
+def _drawn_rect(widget: Any) -> Rect:
+    """Where the widget draws: its box, and for a label with text also its texture, centred on the box (a label
+    squeezed to no width still draws its "…")."""
+    box = window_rect(widget)
+    if not _is_label(widget) or not widget.text.strip():
+        return box
+    tw, th = widget.texture_size
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return (min(box[0], cx - tw / 2), min(box[1], cy - th / 2), max(box[2], cx + tw / 2), max(box[3], cy + th / 2))
 
 
 def is_tappable(widget: Any) -> bool:

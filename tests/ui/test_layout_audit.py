@@ -94,6 +94,7 @@ KNOWN_FINDINGS: list[Known] = [
     Known(r"^race$", r"^(BodyLabel|RaceAction|SimulatedButton) ", r"nothing cut: shortened", SHELL),
     # -- home ----------------------------------------------------------------------------------------------------
     Known(r"^home$", r".", r"targets: closer than", HOME),  # seats, game buttons, Resume/Discard, the bar: 5-6 px
+    Known(r"^home$", r"^BodyLabel ", r"nothing cut:", HOME),  # the wins strip's names, squeezed to "…"
     Known(r"^PastGamesPopup$", r"^PastGameRow ", r"targets: closer than", HOME),
     Known(r"^SettingsPopup$", r"^ChoiceToggle ", r"targets: closer than", HOME),
     # -- Quin ----------------------------------------------------------------------------------------------------
