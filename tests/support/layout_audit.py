@@ -21,10 +21,13 @@ through its states and decides what fails. The checks, in the issue's words:
    beside it.
 
 What counts as tappable: `ButtonBehavior` (Button, ToggleButton...),
-`TextInput`, `Slider`, and any widget with an ``on_press`` or ``on_release``
-event. What counts as visible: opacity above 0 all the way up, not a disabled
-widget drawn at opacity 0, a size above 0, and some part inside the window
-and inside every ScrollView or StencilView around it.
+`TextInput`, `Slider`, any widget with an ``on_press`` or ``on_release``
+event, and a widget whose class says ``is_tap_target = True`` (one that its
+parent's own ``on_touch_down`` hands taps to, such as a board's cells).
+What counts as visible: opacity above 0 all the way up, something drawn (a
+size above 0, or a label's text), some part inside the window and inside
+every ScrollView or StencilView around it, and not wholly under an opaque
+button drawn after it (the banner over the top bar's title).
 """
 
 from __future__ import annotations
@@ -230,7 +233,7 @@ def is_tappable(widget: Any) -> bool:
     from kivy.uix.slider import Slider
     from kivy.uix.textinput import TextInput
 
-    if isinstance(widget, ButtonBehavior | TextInput | Slider):
+    if isinstance(widget, ButtonBehavior | TextInput | Slider) or getattr(widget, "is_tap_target", False):
         return True
     return any(widget.is_event_type(name) for name in ("on_press", "on_release"))
 
