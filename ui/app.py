@@ -161,6 +161,14 @@ class CompanionApp(App):
         except Refusal as refusal:
             self.home.notice = str(refusal)
 
+    def take_back(self, game_id: int) -> str | None:
+        """Game `game_id`, ended without a result, back among the unfinished games; None, or why it is not."""
+        try:
+            self.table.store.take_back(game_id)
+        except Refusal as refusal:
+            return str(refusal)
+        return None
+
     def show(self, session: Session) -> GameScreen:
         self.screens.current = "home"  # so that any earlier game screen can go, even one of the same game
         self._drop_game_screen()
