@@ -251,6 +251,10 @@ class HomeScreen(Screen):
     def clear_notice(self) -> None:
         self.notice = ""
 
+    def on_leave(self, *_: Any) -> None:
+        """A notice belongs to the visit it was shown in: it does not come back on the next return home."""
+        self.clear_notice()
+
     def read_notice(self) -> NamesPopup | None:
         """A tap on the notice line: the whole sentence in a popup (a long one is cut on its line)."""
         if not self.shown_notice:
@@ -356,7 +360,7 @@ class HomeScreen(Screen):
     def start(self, game: str, settings: dict[str, object] | None = None) -> None:
         self._check_names()
         if self.name_problem:
-            self.notice = ""  # the name's own sentence is on the line already
+            self.notice = self.name_problem  # the tap is answered: the same sentence, on the same line
             return
         try:
             self.app.start_game(game, Options(self.options().players, settings or {}))
