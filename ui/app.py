@@ -183,6 +183,10 @@ class CompanionApp(App):
         return screen
 
     def go_home(self) -> None:
+        # A game left half-way waits on home's Unfinished page, at the top with Resume; after a finished one,
+        # home opens on the new games.
+        left_unfinished = self.session is not None and self.session.outcome is None
+        self.home.show_tab("unfinished" if left_unfinished else "games")
         self.screens.current = "home"
         self._drop_game_screen()
         self.session = None

@@ -63,8 +63,9 @@ def test_a_player_count_notice_shows_on_its_tap_only_and_never_swallows_the_next
     assert settings.__class__.__name__ == "SettingsPopup"
     settings.dismiss(animation=False)
     ui.settle()
-    screen = ui.start_game("quinque", ["Ann", "Bo"])
-    assert screen.name != "home"
+    ui.tap(home.rows[2].ids.remove_button)
+    ui.tap(quin)
+    assert ui.screen.name == "game:quin"
     ui.app.go_home()
     ui.frames(3)
     assert ui.screen is home and home.notice == "" and home.ids.notice.text == "", "not again on a return home"

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.factory import Factory
+from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
@@ -235,12 +236,26 @@ class HomeScreen(Screen):
     # -- notices -------------------------------------------------------------------
 
     def on_notice(self, *_: Any) -> None:
+        self._time_notice()
+        self._show_notice()
+
+    def _time_notice(self) -> None:
+        """A notice goes after `NOTICE_SECONDS` of being on screen: the clock runs only while home is shown, so
+        a notice made while a game is on (damage found at a restart that went straight back into the game)
+        waits for the table's return home."""
         if self._notice_clock is not None:
             self._notice_clock.cancel()
             self._notice_clock = None
-        if self.notice:
+        if self.notice and self.manager is not None and self.manager.current == self.name:
             self._notice_clock = Clock.schedule_once(lambda _dt: self.clear_notice(), NOTICE_SECONDS)
-        self._show_notice()
+
+    def on_enter(self, *_: Any) -> None:
+        self._time_notice()
+
+    def on_leave(self, *_: Any) -> None:
+        if self._notice_clock is not None:
+            self._notice_clock.cancel()
+            self._notice_clock = None
 
     def on_name_problem(self, *_: Any) -> None:
         self._show_notice()
@@ -251,15 +266,19 @@ class HomeScreen(Screen):
     def clear_notice(self) -> None:
         self.notice = ""
 
-    def on_leave(self, *_: Any) -> None:
-        """A notice belongs to the visit it was shown in: it does not come back on the next return home."""
-        self.clear_notice()
 
     def read_notice(self) -> NamesPopup | None:
-        """A tap on the notice line: the whole sentence in a popup (a long one is cut on its line)."""
-        if not self.shown_notice:
+        """A tap on the notice line puts it away; one too long for its two lines is shown whole first."""
+        text = self.shown_notice
+        if not text:
             return None
-        popup = NamesPopup(heading="Notice", text=self.shown_notice)
+        self.notice = ""
+        label = self.ids.notice
+        core = CoreLabel(text=text, font_size=label.font_size, font_name=label.font_name)
+        core.refresh()
+        if core.content_width <= 1.8 * (label.width - dp(16)):  # it fitted on its two lines
+            return None
+        popup = NamesPopup(heading="Notice", text=text)
         popup.open()
         return popup
 
@@ -368,9 +387,10 @@ class HomeScreen(Screen):
             self.notice = str(problem)  # shown now, for this tap; it goes by itself
             return
         self._settle_removed()
-        self.notice = ""
+        self.notice = ""  # it answered an earlier tap: it does not come back on the next return home
 
     def resume(self, game_id: int) -> None:
+        self.notice = ""
         self.app.resume_game(game_id)
 
     def ask_discard(self, row: UnfinishedRow) -> DiscardPopup:
