@@ -221,8 +221,11 @@ class HomeScreen(Screen):
         self.app = app
         self._notice_clock: Any = None
         self._store_notices: set[str] = set()
+        self._names_notice = ""
         super().__init__(name="home", **kwargs)
         self.unfinished_view = UnfinishedView(home=self)
+        # Held here: off screen, a page is no one's child, and `ids` holds only weak references.
+        self.games_view = self.ids.games_view.__self__
         for entry in presenter.game_entries():
             choice = GameChoice(entry, home=self)
             if entry.variant is not None:
@@ -258,6 +261,8 @@ class HomeScreen(Screen):
             self._notice_clock = None
 
     def on_name_problem(self, *_: Any) -> None:
+        if self._names_notice and self.notice == self._names_notice:  # the name it repeated is fixed or changed
+            self.notice = ""
         self._show_notice()
 
     def _show_notice(self) -> None:
@@ -372,14 +377,14 @@ class HomeScreen(Screen):
         self.tab = tab
         area = self.ids.tab_area
         area.clear_widgets()
-        area.add_widget(self.ids.games_view if tab == "games" else self.unfinished_view)
+        area.add_widget(self.games_view if tab == "games" else self.unfinished_view)
         self.ids.games_tab.state = "down" if tab == "games" else "normal"
         self.ids.unfinished_tab.state = "normal" if tab == "games" else "down"
 
     def start(self, game: str, settings: dict[str, object] | None = None) -> None:
         self._check_names()
         if self.name_problem:
-            self.notice = self.name_problem  # the tap is answered: the same sentence, on the same line
+            self.notice = self._names_notice = self.name_problem  # the tap is answered: the same sentence
             return
         try:
             self.app.start_game(game, Options(self.options().players, settings or {}))
