@@ -117,7 +117,8 @@ def test_a_name_is_never_markup_on_home_past_games_or_wins(ui):
     ui.tap(home.ids.history_button)
     past = _popup(ui)
     assert len(past.game_rows) == 3 and not _label_heights_ok(past)
-    assert all("won by [color=ff0000]" in row.detail.replace("&bl;", "[").replace("&br;", "]") for row in past.game_rows)
+    details = [row.detail.replace("&bl;", "[").replace("&br;", "]") for row in past.game_rows]
+    assert all("won by [color=ff0000]" in detail for detail in details), "escaped, and read back whole"
     past.dismiss(animation=False)
     ui.settle()
     ui.tap(home.ids.wins_button)

@@ -58,8 +58,8 @@ def test_five_seats_with_sixteen_character_names_show_whole_every_target_48px_an
     window = ui.window
     for row, name in zip(home.rows, LONG_NAMES, strict=True):
         field = row.ids.name_input
-        x, y, right, top = _box(field)
-        assert 0 <= y and top <= window.height and top <= panel_top, f"{name}: the row is whole on screen"
+        _x, y, _right, top = _box(field)
+        assert y >= 0 and top <= window.height and top <= panel_top, f"{name}: the row is whole on screen"
         core = CoreLabel(text=name, font_size=field.font_size, font_name=field.font_name)
         core.refresh()
         assert core.content_width <= field.width - field.padding[0] - field.padding[2], f"{name} shows whole"

@@ -271,7 +271,6 @@ class HomeScreen(Screen):
     def clear_notice(self) -> None:
         self.notice = ""
 
-
     def read_notice(self) -> NamesPopup | None:
         """A tap on the notice line puts it away; one too long for its two lines is shown whole first."""
         text = self.shown_notice
