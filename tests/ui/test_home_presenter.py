@@ -149,3 +149,23 @@ def test_past_games_entries_game_players_result_and_when(tmp_path):
         (entry,) = past_games(store.finished(limit=PAST_PER_PAGE), now=_at(2026, 11, 23, 20, 0))
     assert (entry.game_id, entry.title, entry.players) == (session.game_id, "Quantum Link", "Ann, Bo")
     assert (entry.result, entry.when) == ("won by Ann: Bo left", "yesterday 21:04")
+
+
+def test_names_are_shown_whole_or_counted_never_cut():
+    """Issue 21: "An unfinished game's players read 'An...r 4, Player 5'"."""
+    from ui.presenters.home import names_that_fit
+
+    def width(text: str) -> float:
+        return 10.0 * len(text)
+
+    names = ["Bartholomew Fenn", "Ann", "Cy"]
+    assert names_that_fit(names, 1000, width) == "Bartholomew Fenn, Ann, Cy"
+    assert names_that_fit(names, 240, width) == "Bartholomew Fenn, Ann +1"
+    assert names_that_fit(names, 190, width) == "Bartholomew Fenn +2"
+    assert names_that_fit(names, 100, width) == "3 players"
+
+
+def test_a_chip_number_reads_on_its_colour():
+    from ui.presenters.home import ink_on
+
+    assert ink_on("#fdd835") == "#000000" and ink_on("#1e88e5") == "#ffffff" and ink_on("#8e24aa") == "#ffffff"
