@@ -69,3 +69,21 @@ def test_a_player_count_notice_shows_on_its_tap_only_and_never_swallows_the_next
     ui.app.go_home()
     ui.frames(3)
     assert ui.screen is home and home.notice == "" and home.ids.notice.text == "", "not again on a return home"
+
+
+def test_the_notice_line_is_a_target_8px_from_every_other(ui: Any) -> None:
+    """A tap aimed at Wins, Past games or Settings never lands on the notice line instead."""
+    home = ui.screen
+    home.notice = "Quin is for exactly 2 players; 3 are seated."
+    ui.settle()
+    notice = home.ids.notice.__self__
+    _x, bottom, _r, top = _box(notice)
+    assert top - bottom >= 48
+    for widget in home.walk(restrict=True):
+        if isinstance(widget, Button) and widget is not notice and widget.get_root_window() is not None:
+            _wx, wy, _wr, wt = _box(widget)
+            assert wy >= top + 8 or wt <= bottom - 8, f"{widget.text!r} is 8 px from the notice line"
+    ui.tap(home.ids.history_button)
+    popup = ui.window.children[0]
+    assert popup.__class__.__name__ == "PastGamesPopup", "the first tap on Past games opens it"
+    popup.dismiss(animation=False)
