@@ -87,3 +87,15 @@ def test_the_notice_line_is_a_target_8px_from_every_other(ui: Any) -> None:
     popup = ui.window.children[0]
     assert popup.__class__.__name__ == "PastGamesPopup", "the first tap on Past games opens it"
     popup.dismiss(animation=False)
+
+
+def test_a_notice_from_the_start_goes_by_itself_too(ui: Any, monkeypatch: Any) -> None:
+    """The table's notices at the start (a damaged file salvaged, a display missing) also go by themselves."""
+    monkeypatch.setattr(home_module, "NOTICE_SECONDS", 1.0)
+    ui.table.notices.append("The player display on /dev/ttyACM0 did not answer.")
+    ui.app.reset(ui.table)
+    ui.frames(3)
+    home = ui.screen
+    assert home.notice == "The player display on /dev/ttyACM0 did not answer."
+    ui.wait(1.4)
+    assert home.notice == ""
