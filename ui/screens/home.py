@@ -600,6 +600,8 @@ class PastGamesPopup(Popup):
             self.home.resume(row.game_id)
         elif self.home.take_back(row.game_id):
             row.taken_back = True
+        else:  # the card refused the write: said here, where the table is looking
+            self.words = self.home.notice
 
     @property
     def game_rows(self) -> list[PastGameRow]:
