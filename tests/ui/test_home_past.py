@@ -113,6 +113,7 @@ def test_a_name_is_never_markup_on_home_past_games_or_wins(ui):
     (bar,) = bars
     assert bar.name == MARKUP and bar.shown_name == MARKUP.replace("[", "&bl;").replace("]", "&br;")
     assert not _label_heights_ok(home.ids.wins_button)
+    assert "at most 16 characters" in home.ids.notice.text, "the last table's too-long name is said at once"
     ui.screenshot("home-markup-name.png")
     ui.tap(home.ids.history_button)
     past = _popup(ui)
@@ -141,7 +142,7 @@ def test_the_wins_strip_names_its_players_readably_each_in_the_colour_they_have_
     for bar in bars:
         label = bar.children[-1]
         assert label.width >= 100, "room for a name"
-        core = CoreLabel(text=f"{bar.name}  {bar.count}", font_size=label.font_size, font_name=label.font_name)
+        core = CoreLabel(text=f"{bar.count}  {bar.name}", font_size=label.font_size, font_name=label.font_name)
         core.refresh()
         assert core.content_width <= label.width and label.font_size >= 15, f"{bar.name} reads whole"
         assert bar.colour == player_colour(bar.name)

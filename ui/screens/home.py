@@ -234,6 +234,7 @@ class HomeScreen(Screen):
         defaults = (Player("Player 1", SEAT_COLOURS[0]), Player("Player 2", SEAT_COLOURS[1]))
         for player in self.app.last_players() or defaults:
             self.add_player(player.name, player.colour)
+        self._check_names()  # names from a game saved before today's rules are said so at once
         self.refresh()
 
     # -- notices -------------------------------------------------------------------
