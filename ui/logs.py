@@ -74,11 +74,8 @@ class PrivateRotatingFile(_OwnHandler, RotatingFileHandler):
         if not self._failed:
             self._failed = True
             error = sys.exc_info()[1]
-            print(
-                f"companion: the log file {self.baseFilename} cannot be written ({error}); "
-                "the log goes on to standard error only.",
-                file=sys.__stderr__,
-            )
+            print(f"companion: the log file {self.baseFilename} cannot be written ({error}); "
+                  "the log goes on to standard error only.", file=sys.__stderr__)
 
 
 class _Stderr(_OwnHandler, logging.StreamHandler):  # type: ignore[type-arg]
