@@ -71,6 +71,7 @@ from companion.game import (
     View,
     require,
 )
+from companion.names import normal_name, table_problem
 
 Json = Mapping[str, Any]
 
@@ -247,8 +248,13 @@ class Game:
         """The game's settings from its config table; `SetupError` with one sentence."""
         return self.settings.read(raw or {})
 
-    def setup(self, options: Options) -> Any:
-        """The starting state; `SetupError` for seats, names or settings the game cannot use."""
+    def setup(self, options: Options, *, stored: bool = False) -> Any:
+        """The starting state; `SetupError` for seats, names or settings the game cannot use.
+
+        Names are checked at the door (`companion.names`): present, at most `MAX_NAME_LENGTH` characters,
+        already in their normal form, none looking like another. A game read back from the games file
+        (`stored`) keeps the names it was started with: a file written before a rule changed still resumes.
+        """
         count = len(options.players)
         if not self.min_players <= count <= self.max_players:
             seats = (
@@ -257,11 +263,16 @@ class Game:
                 else f"{self.min_players} to {self.max_players}"
             )
             raise SetupError(f"{self.title} is for {seats} players; {count} are seated.")
-        names = [p.name.strip() for p in options.players]
-        if any(not n for n in names):
-            raise SetupError("Every player needs a name.")
-        if len(set(names)) != len(names):
-            raise SetupError("Two players have the same name; give each a different one.")
+        if not stored:
+            problem = table_problem(options.names)
+            if problem is not None:
+                raise SetupError(problem)
+            for name in options.names:
+                if normal_name(name) != name:
+                    raise SetupError(
+                        f"The name {normal_name(name)!r} was given with extra spaces or invisible characters; "
+                        "give it plainly."
+                    )
         return self.rules.setup(options, self.read_settings(options.settings))
 
     # -- playing ---------------------------------------------------------------------------

@@ -377,7 +377,7 @@ def first_choice(records: Iterable[Any], players: Sequence[str], game: str | Non
     """What to offer at the start of a game: the previous loser chooses, else a race."""
     loser = previous_loser(records, players, game)
     if loser is not None:
-        return Offer(loser, "loser", f"{loser} lost your last game, so {loser} chooses who goes first.")
+        return Offer(loser, "loser", f"{loser} lost the last game, so {loser} chooses who goes first.")
     return Offer(None, "race", "Race for it: whoever finishes their water first chooses who goes first.")
 
 

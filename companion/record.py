@@ -74,7 +74,7 @@ def story(store: Store, game_id: int) -> Story:
     outcome = found.outcome
     finished = outcome is not None and outcome.get("reason") != ABANDONED
     show = game.revealed_view if finished else game.public_view
-    state = game.setup(options)
+    state = game.setup(options, stored=True)
     start_view = show(state)
     steps: list[Step] = []
     for move in store.moves(game_id):

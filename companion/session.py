@@ -57,7 +57,7 @@ class Session:
         self.options = options
         self._dice = dice
         self._clock = clock
-        self._states: list[Any] = [game.setup(options)]
+        self._states: list[Any] = [game.setup(options, stored=True)]  # checked at the door (`start`)
         self._moves: list[Move] = []
         self._redo: list[Move] = []
         self._pending_draws: list[tuple[int, int]] = []

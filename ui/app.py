@@ -161,6 +161,14 @@ class CompanionApp(App):
         except Refusal as refusal:
             self.home.notice = str(refusal)
 
+    def take_back(self, game_id: int) -> str | None:
+        """Game `game_id`, ended without a result, back among the unfinished games; None, or why it is not."""
+        try:
+            self.table.store.take_back(game_id)
+        except Refusal as refusal:
+            return str(refusal)
+        return None
+
     def show(self, session: Session) -> GameScreen:
         self.screens.current = "home"  # so that any earlier game screen can go, even one of the same game
         self._drop_game_screen()
@@ -175,6 +183,10 @@ class CompanionApp(App):
         return screen
 
     def go_home(self) -> None:
+        # A game left half-way waits on home's Unfinished page, at the top with Resume; after a finished one,
+        # home opens on the new games.
+        left_unfinished = self.session is not None and self.session.outcome is None
+        self.home.show_tab("unfinished" if left_unfinished else "games")
         self.screens.current = "home"
         self._drop_game_screen()
         self.session = None

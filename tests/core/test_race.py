@@ -321,7 +321,7 @@ def test_the_previous_loser_of_the_same_players_chooses_next_time(tmp_path: Path
         _play(store, ["Ann", "Cy"], {"type": "pass", "player": "Ann"}, *_win("Cy", "Ann"))  # other players: not ours
         offer = first_choice(store.finished(), ["Bo", "Ann"], GAME)
         assert (offer.chooser, offer.how) == ("Bo", "loser")
-        assert offer.sentence == "Bo lost your last game, so Bo chooses who goes first."
+        assert offer.sentence == "Bo lost the last game, so Bo chooses who goes first."
         assert previous_loser(store.finished(), ["Ann", "Cy"]) == "Ann"
         assert previous_loser(store.finished(), ["Ann", "Bo"], "quin") is None  # another game
         # The newest game decides: Bo wins the next one, so Ann chooses after it.

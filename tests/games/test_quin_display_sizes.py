@@ -68,7 +68,8 @@ VOCABULARY = [word for name in (*KINDS, *PLACES.values()) for word in name.split
 
 
 def named(first: str, second: str, **settings: Any) -> QuinState:
-    state: QuinState = GAME.setup(Options((Player(first, "#e53935"), Player(second, "#1e88e5")), settings))
+    # stored=True: a games file from before names were held to 16 characters may still bring a longer one
+    state: QuinState = GAME.setup(Options((Player(first, "#e53935"), Player(second, "#1e88e5")), settings), stored=True)
     return state
 
 

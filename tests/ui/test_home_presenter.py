@@ -3,9 +3,10 @@ game, players, moves, last played. Each has Resume and Discard, and Discard asks
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 
-from companion.game import LEFT, TIE, Options
+from companion.game import ABANDONED, LEFT, TIE, Options
 from companion.session import Session
 from companion.store import Store
 from ui.presenters.home import (
@@ -14,6 +15,7 @@ from ui.presenters.home import (
     last_played_words,
     moves_words,
     past_games,
+    player_colour,
     result_words,
     unfinished_entries,
     wins_chart,
@@ -88,17 +90,26 @@ def test_wins_chart_has_a_row_per_game_in_the_registry_order_with_its_top_player
     assert quintet.bars[0].share == 1.0, "each row's best fills its bar"
 
 
-def test_a_player_has_one_colour_in_every_row_by_their_place_in_all_wins():
-    rows = wins_chart({"quin": {"Bo": 1, "Ann": 1}, "quark": {"Ann": 5}})
-    colours = {bar.name: bar.colour for row in rows for bar in row.bars}
-    assert colours == {"Ann": SEAT_COLOURS[0], "Bo": SEAT_COLOURS[1]}
-    assert all(bar.colour == colours[bar.name] for row in rows for bar in row.bars)
+def test_a_player_has_one_colour_in_every_chart_and_every_time():
+    """Issue 21: "in Wins per game, Cy (yellow) was drawn red once and blue the next time." A player's colour
+    follows from their name alone (a stable rule): not from their rank, which changes with every win."""
+    before = wins_chart({"quin": {"Bo": 1, "Ann": 1}, "quark": {"Ann": 5, "Cy": 1}})
+    after = wins_chart({"quin": {"Bo": 1, "Ann": 1, "Cy": 9}, "quark": {"Ann": 5, "Cy": 7}, "quinque": {"Cy": 1}})
+    strip = wins_strip({"Cy": 17, "Ann": 6, "Bo": 1})
+    colours: dict[str, set[str]] = {}
+    for bar in [*(b for row in [*before, *after] for b in row.bars), *strip]:
+        colours.setdefault(bar.name, set()).add(bar.colour)
+    assert all(len(seen) == 1 for seen in colours.values()), colours
+    assert {name: seen.pop() for name, seen in colours.items()} == {n: player_colour(n) for n in ("Ann", "Bo", "Cy")}
+    # the same in another run of Python (not `hash`, which changes with every start), and for the same look
+    assert player_colour("Cy") == player_colour("cy") == player_colour("Cy\u200b")
+    assert player_colour("Cy") == SEAT_COLOURS[int(hashlib.sha256(b"cy").hexdigest()[:8], 16) % len(SEAT_COLOURS)]
 
 
 def test_no_wins_no_rows_and_the_strip_says_so():
     assert wins_chart({}) == [] and wins_strip({}) == ()
     assert wins_line({}) == "No finished games yet."
-    assert [b.name for b in wins_strip({"Ann": 9, "Bo": 3, "Cy": 2, "Di": 2, "Ed": 1})] == ["Ann", "Bo", "Cy", "Di"]
+    assert [b.name for b in wins_strip({"Ann": 9, "Bo": 3, "Cy": 2, "Di": 2, "Ed": 1})] == ["Ann", "Bo", "Cy"]
 
 
 def test_result_words_a_win_a_leave_a_shared_win_and_a_tie():
@@ -106,7 +117,9 @@ def test_result_words_a_win_a_leave_a_shared_win_and_a_tie():
     player wins." The past games say why."""
     assert result_words({"winners": ["Ann"], "reason": "five in a row"}, ["Ann", "Bo"]) == "won by Ann"
     assert result_words({"winners": ["Ann"], "reason": LEFT}, ["Ann", "Bo"]) == "won by Ann: Bo left"
-    assert result_words({"winners": ["Cy"], "reason": LEFT}, ["Ann", "Bo", "Cy"]) == "won by Cy: the others left"
+    # Issue 21: '"won by Cy: the others left" shown when Ann was knocked out (not left)': say only what is known
+    assert result_words({"winners": ["Cy"], "reason": LEFT}, ["Ann", "Bo", "Cy"]) == "won by Cy, the last one still in"
+    assert result_words({"winners": [], "reason": ABANDONED}, ["Ann", "Bo"]) == "Ended without a result"
     assert result_words({"winners": ["Ann", "Bo"], "reason": "shared"}, ["Ann", "Bo"]) == "won by Ann, Bo"
     assert result_words({"winners": [], "reason": TIE}, ["Ann", "Bo"]) == "a tie"
 
@@ -136,3 +149,23 @@ def test_past_games_entries_game_players_result_and_when(tmp_path):
         (entry,) = past_games(store.finished(limit=PAST_PER_PAGE), now=_at(2026, 11, 23, 20, 0))
     assert (entry.game_id, entry.title, entry.players) == (session.game_id, "Quantum Link", "Ann, Bo")
     assert (entry.result, entry.when) == ("won by Ann: Bo left", "yesterday 21:04")
+
+
+def test_names_are_shown_whole_or_counted_never_cut():
+    """Issue 21: "An unfinished game's players read 'An...r 4, Player 5'"."""
+    from ui.presenters.home import names_that_fit
+
+    def width(text: str) -> float:
+        return 10.0 * len(text)
+
+    names = ["Bartholomew Fenn", "Ann", "Cy"]
+    assert names_that_fit(names, 1000, width) == "Bartholomew Fenn, Ann, Cy"
+    assert names_that_fit(names, 240, width) == "Bartholomew Fenn, Ann +1"
+    assert names_that_fit(names, 190, width) == "Bartholomew Fenn +2"
+    assert names_that_fit(names, 100, width) == "3 players"
+
+
+def test_a_chip_number_reads_on_its_colour():
+    from ui.presenters.home import ink_on
+
+    assert ink_on("#fdd835") == "#000000" and ink_on("#1e88e5") == "#ffffff" and ink_on("#8e24aa") == "#ffffff"

@@ -38,6 +38,7 @@ def test_three_unfinished_games_listed_resumed_exactly_in_any_order_and_one_disc
     path = Path(ui.store.path)
     empty = _positions(ui)
     assert ui.screen.unfinished_rows == [] and not ui.screen.has_unfinished
+    assert ui.screen.ids.unfinished_tab.text == "Unfinished"
 
     clock = iter(range(1_750_000_000, 1_750_100_000, 60))
     sessions = [_play_part(ui.store, script, lambda: float(next(clock))) for script in SCRIPTS]
@@ -45,12 +46,15 @@ def test_three_unfinished_games_listed_resumed_exactly_in_any_order_and_one_disc
     ui.reopen(path)
 
     home = ui.screen
+    assert home.ids.unfinished_tab.text == "Unfinished · 3"
+    assert _positions(ui) == empty, "the game buttons stay put with three unfinished games as with none"
+    ui.tap(home.ids.unfinished_tab)
     rows = home.unfinished_rows
     assert [row.game_id for row in rows] == [s.game_id for s in reversed(sessions)], "all of them, newest first"
     for row, session in zip(rows, reversed(sessions), strict=True):
         assert session.game.title == row.title and ", ".join(session.options.names) == row.players
+        assert row.ids.players_label.text == row.players, "short names: every one whole on its line"
         assert row.detail.startswith(f"{len(session.moves)} moves · ")
-    assert _positions(ui) == empty, "the game buttons stay put with three unfinished games as with none"
     ui.screenshot("home-unfinished.png")
 
     # resume each in an order unlike the list's, each after a restart of its own
@@ -64,6 +68,7 @@ def test_three_unfinished_games_listed_resumed_exactly_in_any_order_and_one_disc
         ui.app.go_home()
         ui.reopen(path)
         assert len(ui.screen.unfinished_rows) == 3, "resuming and going home keeps every game"
+        ui.tap(ui.screen.ids.unfinished_tab)
 
     # Discard asks first: keeping it changes nothing; confirming drops that game only
     target = ui.screen.unfinished_rows[1]
@@ -78,6 +83,8 @@ def test_three_unfinished_games_listed_resumed_exactly_in_any_order_and_one_disc
     left = [row.game_id for row in ui.screen.unfinished_rows]
     assert target.game_id not in left and len(left) == 2
     assert [r.id for r in (g.record for g in ui.store.unfinished_games())] == left
+    assert [g.id for g in ui.store.past()] == [target.game_id], "discarded, it waits in Past games (issue 21)"
+    ui.tap(ui.screen.ids.games_tab)
     assert _positions(ui) == empty
 
 

@@ -117,7 +117,7 @@ def test_two_false_starts_lose_the_race_and_no_time_is_shown() -> None:
 
 
 def test_the_previous_loser_chooses_or_the_table_agrees() -> None:
-    loser = presenter.loser_chooses(["Ann", "Bo"], "Bo", "Bo lost your last game, so Bo chooses who goes first.")
+    loser = presenter.loser_chooses(["Ann", "Bo"], "Bo", "Bo lost the last game, so Bo chooses who goes first.")
     assert (loser.mode, loser.headline) == ("loser", "Bo chooses who goes first")
     assert loser.detail.endswith("Or race for it.")
     assert [c.note_text for c in loser.cards] == ["", "Lost the last game: chooses"]

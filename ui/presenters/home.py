@@ -9,14 +9,16 @@ home screen, and the home screen starts quickly.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import hashlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from companion import games
-from companion.game import LEFT
+from companion.game import ABANDONED, LEFT
 from companion.games import names
+from companion.names import look
 from ui.presenters import Variant, format_clock
 from ui.theme import SEAT_COLOURS
 
@@ -84,6 +86,19 @@ def _player_names(options: Mapping[str, Any]) -> str:
     return ", ".join(p["name"] for p in options.get("players", []))
 
 
+def names_that_fit(names: Sequence[str], room: float, measure: Callable[[str], float]) -> str:
+    """As many whole names as fit in `room` (as `measure` sizes text), then how many more: never a name cut.
+
+    ``"Ann, Bo, Cy"``, ``"Bartholomew Fenn, Ann +3"``; when not even one fits, ``"5 players"``.
+    """
+    for shown in range(len(names), 0, -1):
+        rest = len(names) - shown
+        text = ", ".join(names[:shown]) + (f" +{rest}" if rest else "")
+        if measure(text) <= room:
+            return text
+    return f"{len(names)} players" if names else ""
+
+
 @dataclass(frozen=True)
 class UnfinishedEntry:
     """One unfinished game on the home screen: what its row says, and what Discard asks first."""
@@ -93,6 +108,8 @@ class UnfinishedEntry:
     players: str
     detail: str
     question: str
+    names: tuple[str, ...] = ()
+    """Every player's name, whole (the row may shorten `players`; a tap shows these)."""
 
 
 def moves_words(moves: int) -> str:
@@ -117,9 +134,13 @@ def unfinished_entries(games: Iterable[Any], now: float) -> list[UnfinishedEntry
     for item in games:
         record = item.record
         title, players = title_of(record.game), _player_names(record.options)
+        names = tuple(str(p["name"]) for p in record.options.get("players", []))
         detail = f"{moves_words(item.moves)} · {last_played_words(item.last_played, now)}"  # last played
-        question = f"Discard {title} with {players} ({moves_words(item.moves)})? It cannot be resumed afterwards."
-        entries.append(UnfinishedEntry(record.id, title, players, detail, question))
+        question = (
+            f"Discard {title} with {players} ({moves_words(item.moves)})? "
+            "It goes to Past games as ended without a result, and can be taken back from there."
+        )
+        entries.append(UnfinishedEntry(record.id, title, players, detail, question, names))
     return entries
 
 
@@ -156,10 +177,25 @@ class WinsRow:
         return f"+{self.more} more" if self.more else ""
 
 
+def player_colour(name: str) -> str:
+    """A player's colour in the wins charts: chosen by their name alone, so the same in every chart, every time.
+
+    Not by rank (a rank changes with every win: "Cy (yellow) was drawn red once and blue the next time"), and
+    not by Python's `hash` (different in every run). Two players may share a colour: their names stand beside
+    their bars, so colour is never the only cue.
+    """
+    digest = hashlib.sha256(look(name).encode("utf-8")).digest()
+    return SEAT_COLOURS[int.from_bytes(digest[:4], "big") % len(SEAT_COLOURS)]
+
+
 def _colours(totals: Mapping[str, int]) -> dict[str, str]:
-    """Each player's colour in the chart: the same in every row, by their place in the overall wins."""
-    ranked = sorted(totals, key=lambda name: (-totals[name], name))
-    return {name: SEAT_COLOURS[i % len(SEAT_COLOURS)] for i, name in enumerate(ranked)}
+    return {name: player_colour(name) for name in totals}
+
+
+def ink_on(colour: str) -> str:
+    """Black or white, whichever reads better on `colour` (a seat chip's number on its colour)."""
+    r, g, b = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "#ffffff"
 
 
 def _bars(wins: Mapping[str, int], colours: Mapping[str, str], most: int) -> tuple[Bar, ...]:
@@ -168,7 +204,11 @@ def _bars(wins: Mapping[str, int], colours: Mapping[str, str], most: int) -> tup
     return tuple(Bar(name, count, count / highest, colours[name]) for name, count in top)
 
 
-def wins_strip(wins: Mapping[str, int], *, most: int = 4) -> tuple[Bar, ...]:
+STRIP_PLAYERS = 3
+"""Players on the home screen's wins strip: three names read whole beside Past games and Settings at 800×480."""
+
+
+def wins_strip(wins: Mapping[str, int], *, most: int = STRIP_PLAYERS) -> tuple[Bar, ...]:
     """The home screen's strip: the players with the most wins over every game (`Store.win_counts()`)."""
     return _bars(wins, _colours(wins), most)
 
@@ -207,22 +247,35 @@ class PastGame:
     players: str
     result: str
     when: str
+    abandoned: bool = False
+    """Ended without a result: it can be taken back into the unfinished games."""
+    names: tuple[str, ...] = ()
 
     @property
     def line(self) -> str:
         return f"{self.title}  {self.players}: {self.result}, {self.when}"
 
 
+ENDED_WITHOUT_RESULT = "Ended without a result"
+
+
 def result_words(outcome: Mapping[str, Any] | None, players: Sequence[str]) -> str:
-    """``"won by Ann"``, ``"won by Ann: Bo left"``, ``"won by Ann, Bo"`` or ``"a tie"``."""
+    """``"won by Ann"``, ``"won by Ann: Bo left"``, ``"won by Cy, the last one still in"``, ``"won by Ann, Bo"``,
+    ``"a tie"`` or ``"Ended without a result"``.
+
+    A game won because nobody else is still in does not say the others left: in a game with knock-outs some
+    were knocked out, and the outcome does not say which ("won by Cy: the others left" when Ann was knocked out).
+    """
     outcome = outcome or {}
+    if outcome.get("reason") == ABANDONED:
+        return ENDED_WITHOUT_RESULT
     winners = list(outcome.get("winners", []))
     if not winners:
         return "a tie"
     words = f"won by {', '.join(winners)}"
     if outcome.get("reason") == LEFT:
         others = [p for p in players if p not in winners]
-        words += f": {others[0]} left" if len(others) == 1 else ": the others left"
+        words += f": {others[0]} left" if len(others) == 1 else ", the last one still in"
     return words
 
 
@@ -232,9 +285,9 @@ def past_games(records: Iterable[Any], now: float) -> list[PastGame]:
     for record in records:
         names = [p["name"] for p in record.options.get("players", [])]
         when = last_played_words(record.finished_at, now) if record.finished_at is not None else ""
-        out.append(
-            PastGame(record.id, title_of(record.game), ", ".join(names), result_words(record.outcome, names), when)
-        )
+        result = result_words(record.outcome, names)
+        abandoned = (record.outcome or {}).get("reason") == ABANDONED
+        out.append(PastGame(record.id, title_of(record.game), ", ".join(names), result, when, abandoned, tuple(names)))
     return out
 
 

@@ -9,13 +9,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
+from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
+from kivy.factory import Factory
+from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 from kivy.uix.popup import Popup
+from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
+from kivy.utils import escape_markup
 
 from companion.game import Options, Player, Refusal, SetupError
+from companion.names import name_problem, normal_name
 from ui.kv import beside, load_kv
 from ui.presenters import home as presenter
 from ui.presenters.home import Bar, GameEntry, PastGame, PastPage, UnfinishedEntry, Variant, WinsRow
@@ -40,16 +49,43 @@ class Shell(Protocol):
 
     def discard(self, game_id: int) -> None: ...
 
+    def take_back(self, game_id: int) -> str | None: ...
+
     def choose_phones(self, listen: str | None) -> None: ...
 
 
+NOTICE_SECONDS = 8.0
+"""How long a notice on home stays before it goes by itself."""
+
+
 class PlayerRow(BoxLayout):
-    """One seat: a name and a colour (tap the swatch to change it)."""
+    """One seat: its number on its colour (tap it to change the colour), the name, and × to remove it."""
 
     name = StringProperty("")
     colour = StringProperty(SEAT_COLOURS[0])
     seat = StringProperty("1")
+    problem = StringProperty("")
+    """Why the name as typed cannot be used (one sentence), or empty."""
+    ink = StringProperty("#ffffff")
+    """The chip's number: black or white, whichever reads on the colour."""
     home = ObjectProperty(None)
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        self.ink = presenter.ink_on(self.colour)
+
+    def on_colour(self, *_: Any) -> None:
+        self.ink = presenter.ink_on(self.colour)
+
+
+class RemovedRow(BoxLayout):
+    """A seat just removed, kept in its place as "Bo removed · Undo" until the table does something else."""
+
+    words = StringProperty("")
+    home = ObjectProperty(None)
+
+    def __init__(self, row: PlayerRow, **kwargs: Any) -> None:
+        self.row = row
+        super().__init__(words=f"{normal_name(row.name) or 'A player'} removed", **kwargs)
 
 
 class GameChoice(BoxLayout):
@@ -85,12 +121,37 @@ class GameChoice(BoxLayout):
         return {self.spec.setting: self.variant} if self.spec is not None else {}
 
 
+class NamesLabel(Label):
+    """Players' names, whole: as many as fit on its line, then "+2" (a tap on the row shows them all).
+
+    Issue 21: "An unfinished game's players read 'An...r 4, Player 5'".
+    """
+
+    names = ListProperty([])
+
+    def on_names(self, *_: Any) -> None:
+        self._fit()
+
+    def on_size(self, *_: Any) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        def measure(text: str) -> float:
+            core = CoreLabel(text=text, font_size=self.font_size, font_name=self.font_name, bold=self.bold)
+            core.refresh()
+            return float(core.content_width)
+
+        self.text = presenter.names_that_fit(list(self.names), self.width, measure)
+
+
 class UnfinishedRow(BoxLayout):
-    """One unfinished game: game, players, moves, last played; Resume, and Discard (which asks first)."""
+    """One unfinished game: game, moves, last played, players; Resume, and Discard (which asks first)."""
 
     game_id = NumericProperty(0)
     title = StringProperty("")
     players = StringProperty("")
+    names = ListProperty([])
+    """Every player's name (a tap on the row's words shows them whole, one a line)."""
     detail = StringProperty("")
     question = StringProperty("")
     home = ObjectProperty(None)
@@ -98,9 +159,10 @@ class UnfinishedRow(BoxLayout):
     def __init__(self, entry: UnfinishedEntry, **kwargs: Any) -> None:
         super().__init__(
             game_id=entry.game_id,
-            title=entry.title,
+            title=escape_markup(entry.title),
             players=entry.players,
-            detail=entry.detail,
+            names=list(entry.names),
+            detail=escape_markup(entry.detail),
             question=entry.question,
             **kwargs,
         )
@@ -114,16 +176,40 @@ class DiscardPopup(Popup):
     home = ObjectProperty(None)
 
 
+class UnfinishedView(RelativeLayout):
+    """The unfinished games page of home: every game left for later, newest first, to resume or discard."""
+
+    home = ObjectProperty(None)
+
+
+class NamesButton(ButtonBehavior, BoxLayout):
+    """A row's words: a tap shows every name whole when they are too many for the row."""
+
+
+class NamesPopup(Popup):
+    """Every player of one game, one name a line, whole."""
+
+    heading = StringProperty("")
+    text = StringProperty("")
+
+
 class HomeScreen(Screen):
     """Seats, games, unfinished games, wins and past games. Rows here are plain data until Start.
 
-    The unfinished games sit in a fixed-height area under the seats, so the game buttons stay exactly where
-    they are whether there are none or five (issue 14: a resume bar above them once turned "Quin" into "Quintet").
-    The wins strip and Past games sit in a fixed-height bar under both panels, for the same reason.
+    The right panel has two pages a tap apart, new games and unfinished games, each in a fixed place, so
+    the game buttons stay exactly where they are whether there are none or five unfinished games (issue 14:
+    a resume bar above them once turned "Quin" into "Quintet"). Five seats fit whole in the left panel.
+    Notices have a line of their own above the wins, covering nothing, and go by themselves (issue 21).
     """
 
     notice = StringProperty("")
+    """The latest notice (a refusal, the card's weather); it goes by itself after `NOTICE_SECONDS`."""
+    name_problem = StringProperty("")
+    """Why a name as typed cannot be used: shown under the seats until it is fixed."""
+    shown_notice = StringProperty("")
     has_unfinished = BooleanProperty(False)
+    unfinished_words = StringProperty("Unfinished")
+    tab = StringProperty("games")
     wins_text = StringProperty("")
     """The wins strip in words (`presenter.wins_line`): its bars' names and counts."""
     history_text = StringProperty("")
@@ -133,7 +219,13 @@ class HomeScreen(Screen):
     def __init__(self, app: Shell, **kwargs: Any) -> None:
         load_kv(KV)
         self.app = app
+        self._notice_clock: Any = None
+        self._store_notices: set[str] = set()
+        self._names_notice = ""
         super().__init__(name="home", **kwargs)
+        self.unfinished_view = UnfinishedView(home=self)
+        # Held here: off screen, a page is no one's child, and `ids` holds only weak references.
+        self.games_view = self.ids.games_view.__self__
         for entry in presenter.game_entries():
             choice = GameChoice(entry, home=self)
             if entry.variant is not None:
@@ -142,13 +234,70 @@ class HomeScreen(Screen):
         defaults = (Player("Player 1", SEAT_COLOURS[0]), Player("Player 2", SEAT_COLOURS[1]))
         for player in self.app.last_players() or defaults:
             self.add_player(player.name, player.colour)
+        self._check_names()  # names from a game saved before today's rules are said so at once
         self.refresh()
+
+    # -- notices -------------------------------------------------------------------
+
+    def on_notice(self, *_: Any) -> None:
+        self._time_notice()
+        self._show_notice()
+
+    def _time_notice(self) -> None:
+        """A notice goes after `NOTICE_SECONDS` of being on screen: the clock runs only while home is shown, so
+        a notice made while a game is on (damage found at a restart that went straight back into the game)
+        waits for the table's return home."""
+        if self._notice_clock is not None:
+            self._notice_clock.cancel()
+            self._notice_clock = None
+        if self.notice and self.manager is not None and self.manager.current == self.name:
+            self._notice_clock = Clock.schedule_once(lambda _dt: self.clear_notice(), NOTICE_SECONDS)
+
+    def on_enter(self, *_: Any) -> None:
+        self._time_notice()
+
+    def on_leave(self, *_: Any) -> None:
+        if self._notice_clock is not None:
+            self._notice_clock.cancel()
+            self._notice_clock = None
+
+    def on_name_problem(self, *_: Any) -> None:
+        if self._names_notice and self.notice == self._names_notice:  # the name it repeated is fixed or changed
+            self.notice = ""
+        self._show_notice()
+
+    def _show_notice(self) -> None:
+        self.shown_notice = self.name_problem or self.notice
+
+    def clear_notice(self) -> None:
+        self.notice = ""
+
+    def read_notice(self) -> NamesPopup | None:
+        """A tap on the notice line puts it away; one too long for its two lines is shown whole first."""
+        text = self.shown_notice
+        if not text:
+            return None
+        self.notice = ""
+        label = self.ids.notice
+        core = CoreLabel(text=text, font_size=label.font_size, font_name=label.font_name)
+        core.refresh()
+        if core.content_width <= 1.8 * (label.width - dp(16)):  # it fitted on its two lines
+            return None
+        popup = NamesPopup(heading="Notice", text=text)
+        popup.open()
+        return popup
 
     # -- seats -----------------------------------------------------------------
 
     @property
-    def rows(self) -> list[PlayerRow]:
+    def slots(self) -> list[Any]:
+        """Every row in the seats' panel, top to bottom: seats and seats just removed."""
         return list(reversed(self.ids.players.children))
+
+    @property
+    def rows(self) -> list[PlayerRow]:
+        """The seated players' rows, top to bottom."""
+        return [row for row in self.slots if isinstance(row, PlayerRow)]
 
     def add_player(self, name: str = "", colour: str = "") -> None:
         rows = self.rows
@@ -156,33 +305,97 @@ class HomeScreen(Screen):
             self.notice = f"At most {presenter.MAX_SEATS} players fit around the table."
             return
         colour = colour or presenter.free_colour(row.colour for row in rows)
-        row = PlayerRow(name=name or f"Player {len(rows) + 1}", colour=colour, home=self)
-        self.ids.players.add_widget(row)
+        row = PlayerRow(name=name or self._free_name(), colour=colour, home=self)
+        removed = next((slot for slot in self.slots if isinstance(slot, RemovedRow)), None)
+        if removed is not None:  # the new seat takes a removed one's place: nothing else moves
+            index = self.ids.players.children.index(removed)
+            self.ids.players.remove_widget(removed)
+            self.ids.players.add_widget(row, index=index)
+        else:
+            self.ids.players.add_widget(row)
         self._renumber()
 
+    def _free_name(self) -> str:
+        taken = {normal_name(row.name) for row in self.rows}
+        return next(f"Player {n}" for n in range(1, presenter.MAX_SEATS + 2) if f"Player {n}" not in taken)
+
     def remove_player(self, row: PlayerRow) -> None:
+        """Remove a seat: its row stays in its place as "Bo removed · Undo" until a game starts, so nothing
+        moves under a finger (not even when a second seat is removed); a new seat takes its place."""
+        index = self.ids.players.children.index(row)
         self.ids.players.remove_widget(row)
+        self.ids.players.add_widget(RemovedRow(row, home=self), index=index)
         self._renumber()
+        self._check_names()
+
+    def undo_remove(self, removed: RemovedRow) -> None:
+        if len(self.rows) >= presenter.MAX_SEATS:
+            self.notice = f"At most {presenter.MAX_SEATS} players fit around the table."
+            return
+        index = self.ids.players.children.index(removed)
+        self.ids.players.remove_widget(removed)
+        self.ids.players.add_widget(removed.row, index=index)
+        self._renumber()
+        self._check_names()
+
+    def _settle_removed(self) -> None:
+        """Seats removed go for good once a game starts (home is not on screen then: nothing moves in sight)."""
+        for slot in self.slots:
+            if isinstance(slot, RemovedRow):
+                self.ids.players.remove_widget(slot)
 
     def next_colour(self, row: PlayerRow) -> None:
         row.colour = presenter.next_colour(row.colour, (r.colour for r in self.rows if r is not row))
+
+    def name_typed(self, row: PlayerRow, text: str) -> None:
+        """A name as it is typed: kept as typed (nothing lost), and checked against the table's other names."""
+        row.name = text
+        self._check_names()
+
+    def name_focus(self, row: PlayerRow, focus: bool) -> None:
+        if not focus and not row.problem:  # the field left: the name as the table keeps it
+            row.name = normal_name(row.name)
+            row.ids.name_input.text = row.name
+
+    def _check_names(self) -> None:
+        rows = self.rows
+        for seat, row in enumerate(rows):
+            row.problem = name_problem(row.name, [r.name for r in rows[:seat]]) or ""
+        self.name_problem = next((f"Seat {row.seat}: {row.problem}" for row in rows if row.problem), "")
 
     def _renumber(self) -> None:
         for seat, row in enumerate(self.rows, start=1):
             row.seat = str(seat)
 
     def options(self) -> Options:
-        return Options(tuple(Player(row.name.strip(), row.colour) for row in self.rows))
+        return Options(tuple(Player(normal_name(row.name), row.colour) for row in self.rows))
 
     # -- games ---------------------------------------------------------------
 
+    def show_tab(self, tab: str) -> None:
+        """Show the new games ("games") or the unfinished games ("unfinished") in the right panel."""
+        self.tab = tab
+        area = self.ids.tab_area
+        area.clear_widgets()
+        area.add_widget(self.games_view if tab == "games" else self.unfinished_view)
+        self.ids.games_tab.state = "down" if tab == "games" else "normal"
+        self.ids.unfinished_tab.state = "normal" if tab == "games" else "down"
+
     def start(self, game: str, settings: dict[str, object] | None = None) -> None:
+        self._check_names()
+        if self.name_problem:
+            self.notice = self._names_notice = self.name_problem  # the tap is answered: the same sentence
+            return
         try:
             self.app.start_game(game, Options(self.options().players, settings or {}))
         except (SetupError, Refusal) as problem:
-            self.notice = str(problem)
+            self.notice = str(problem)  # shown now, for this tap; it goes by itself
+            return
+        self._settle_removed()
+        self.notice = ""  # it answered an earlier tap: it does not come back on the next return home
 
     def resume(self, game_id: int) -> None:
+        self.notice = ""
         self.app.resume_game(game_id)
 
     def ask_discard(self, row: UnfinishedRow) -> DiscardPopup:
@@ -194,24 +407,42 @@ class HomeScreen(Screen):
         self.app.discard(game_id)
         self.refresh()
 
+    def take_back(self, game_id: int) -> bool:
+        """A game ended without a result, back among the unfinished games; whether it is."""
+        refused = self.app.take_back(game_id)
+        self.refresh()
+        if refused:
+            self.notice = refused
+        return not refused
+
+    def show_names(self, title: str, names: list[str]) -> NamesPopup:
+        """Every player of one game, whole, one a line."""
+        popup = NamesPopup(heading=f"{title}: {len(names)} players", text="\n".join(names))
+        popup.open()
+        return popup
+
     @property
     def unfinished_rows(self) -> list[UnfinishedRow]:
-        return list(reversed(self.ids.unfinished.children))
+        return list(reversed(self.unfinished_view.ids.unfinished.children))
 
     def refresh(self) -> None:
         store = self.app.table.store
         entries = presenter.unfinished_entries(store.unfinished_games(), self.app.table.clock())
-        self.ids.unfinished.clear_widgets()
+        self.unfinished_view.ids.unfinished.clear_widgets()
         for entry in entries:
-            self.ids.unfinished.add_widget(UnfinishedRow(entry, home=self))
+            self.unfinished_view.ids.unfinished.add_widget(UnfinishedRow(entry, home=self))
         self.has_unfinished = bool(entries)
+        self.unfinished_words = f"Unfinished · {len(entries)}" if entries else "Unfinished"
+        self.show_tab(self.tab)
         # The tally and one page: both cost the same after 10 games as after 10,000 (bench/bench_store.py).
         wins = store.win_counts()
         self.wins_text = presenter.wins_line(wins)
         self.ids.wins_button.show(presenter.wins_strip(wins))
-        newest = presenter.past_games(store.finished(limit=presenter.PAST_PER_PAGE), self.app.table.clock())
+        newest = presenter.past_games(store.past(limit=presenter.PAST_PER_PAGE), self.app.table.clock())
         self.history_text = "\n".join(entry.line for entry in newest)
-        if store.notice and store.notice not in self.notice:  # damage found (and salvaged) since the start
+        # damage found (and salvaged) since the start: said once, not again on every return home
+        if store.notice and store.notice not in self._store_notices:
+            self._store_notices.add(store.notice)
             self.notice = f"{self.notice} {store.notice}".strip()
 
     # -- wins and past games -------------------------------------------------------
@@ -236,10 +467,10 @@ class HomeScreen(Screen):
         return popup
 
     def past_page(self, page: int) -> tuple[PastPage, list[PastGame]]:
-        """Page `page` of the finished games, newest first: only its rows are read."""
+        """Page `page` of the past games (ended without a result too), newest first: only its rows are read."""
         store = self.app.table.store
-        where = PastPage(1, store.finished_count()).to(page)
-        records = store.finished(limit=where.per_page, offset=where.offset)
+        where = PastPage(1, store.past_count()).to(page)
+        records = store.past(limit=where.per_page, offset=where.offset)
         return where, presenter.past_games(records, self.app.table.clock())
 
     def open_past_game(self, game_id: int) -> object | None:
@@ -261,17 +492,29 @@ class WinsStrip(ButtonBehavior, BoxLayout):
     def show(self, bars: tuple[Bar, ...]) -> None:
         self.ids.bars.clear_widgets()
         for bar in bars:
-            self.ids.bars.add_widget(WinsBar(name=bar.name, count=bar.count, share=bar.share, colour=bar.colour))
+            self.ids.bars.add_widget(WinsBar(bar))
+        for _ in range(presenter.STRIP_PLAYERS - len(bars)) if bars else ():  # a bar's width is the same for 1 or 3
+            self.ids.bars.add_widget(Widget())
+        if not bars:
+            self.ids.bars.add_widget(Factory.NoWins())
         self.empty = not bars
 
 
 class WinsBar(BoxLayout):
-    """One player's bar: name and count above, a bar as long as their share of the best."""
+    """One player's bar: name and count above, a bar as long as their share of the best, in their colour."""
 
     name = StringProperty("")
+    shown_name = StringProperty("")
+    """The name as the bar's markup label shows it: escaped, so a name is never markup."""
     count = NumericProperty(0)
     share = NumericProperty(0.0)
     colour = StringProperty(SEAT_COLOURS[0])
+
+    def __init__(self, bar: Bar, **kwargs: Any) -> None:
+        super().__init__(
+            name=bar.name, shown_name=escape_markup(bar.name), count=bar.count, share=bar.share, colour=bar.colour,
+            **kwargs,
+        )  # fmt: skip
 
 
 class WinsGameRow(BoxLayout):
@@ -291,7 +534,7 @@ class WinsPopup(Popup):
         for row in rows:
             line = WinsGameRow(title=row.title, more=row.more_words)
             for bar in row.bars:
-                line.ids.bars.add_widget(WinsBar(name=bar.name, count=bar.count, share=bar.share, colour=bar.colour))
+                line.ids.bars.add_widget(WinsBar(bar))
             for _ in range(columns - len(row.bars)):  # empty cells keep every row's bars in the same columns
                 line.ids.bars.add_widget(BoxLayout())
             self.ids.rows.add_widget(line)
@@ -303,13 +546,24 @@ class WinsPopup(Popup):
 
 
 class PastGameRow(ButtonBehavior, BoxLayout):
-    """One finished game: game and players, result and when; a tap opens its Log."""
+    """One past game: game, result and when, players; a tap opens its Log.
+
+    A game ended without a result has Take back: a tap, and it is unfinished again; the same button then
+    resumes it. The row stays where it is (the next tap may aim at the row under it).
+    """
 
     game_id = NumericProperty(0)
     title = StringProperty("")
     players = StringProperty("")
+    names = ListProperty([])
     detail = StringProperty("")
+    abandoned = BooleanProperty(False)
+    taken_back = BooleanProperty(False)
     popup = ObjectProperty(None)
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        if not self.abandoned:  # a finished game has its result: nothing to take back (and no hidden target)
+            self.remove_widget(self.ids.take_back_button)
 
 
 class PastGamesPopup(Popup):
@@ -330,13 +584,25 @@ class PastGamesPopup(Popup):
         self.ids.rows.clear_widgets()
         for entry in entries:
             detail = f"{entry.result} · {entry.when}" if entry.when else entry.result
-            row = PastGameRow(game_id=entry.game_id, title=entry.title, players=entry.players, detail=detail)
-            row.popup = self
+            row = PastGameRow(
+                game_id=entry.game_id, title=escape_markup(entry.title), players=entry.players, names=list(entry.names),
+                detail=escape_markup(detail), abandoned=entry.abandoned, popup=self,
+            )  # fmt: skip
             self.ids.rows.add_widget(row)
         self.text = "\n".join(entry.line for entry in entries)
 
     def open_game(self, game_id: int) -> object | None:
         return self.home.open_past_game(game_id)
+
+    def take_back(self, row: PastGameRow) -> None:
+        """Take back: the game is unfinished again (the row stays, and says Resume); Resume: play it now."""
+        if row.taken_back:
+            self.dismiss()
+            self.home.resume(row.game_id)
+        elif self.home.take_back(row.game_id):
+            row.taken_back = True
+        else:  # the card refused the write: said here, where the table is looking
+            self.words = self.home.notice
 
     @property
     def game_rows(self) -> list[PastGameRow]:
