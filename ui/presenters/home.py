@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from companion import games
 from companion.game import ABANDONED, LEFT
 from companion.games import names
-from companion.names import look
+from companion.names import look, normal_name
+from companion.palette import delta_e, hard_pairs
 from ui.presenters import Variant, format_clock
 from ui.theme import SEAT_COLOURS
 
@@ -77,6 +78,31 @@ def next_colour(current: str, taken: Iterable[str]) -> str:
         if candidate not in used:
             return candidate
     return current
+
+
+def colour_warning(seats: Sequence[tuple[str, str]]) -> str:
+    """One sentence when two seated colours would be hard to tell apart, else "" (issue 28).
+
+    `seats` are (name as typed, colour) in seat order. Hard: closer than ΔE 40 to normal eyes or to a
+    deuteranope, protanope or tritanope (`companion.palette.hard_pairs`). The table's own five colours are
+    never a hard pair; two seats come to one only through a colour kept from an older game, or an Undo that
+    gives a removed seat back its colour after another seat took it. The first hard pair is named; once it
+    is changed the next one (if any) is said.
+    """
+    pairs = hard_pairs([colour for _, colour in seats])
+    if not pairs:
+        return ""
+    first, second = pairs[0]
+
+    def who(seat: int) -> str:
+        return normal_name(seats[seat][0]) or f"Seat {seat + 1}"
+
+    a, b = seats[first][1], seats[second][1]
+    if a.lower() == b.lower():
+        return f"{who(first)} and {who(second)} have the same colour: tap a colour to change it."
+    if delta_e(a, b) < 40:
+        return f"{who(first)}'s and {who(second)}'s colours look alike: tap a colour to change it."
+    return f"{who(first)}'s and {who(second)}'s colours look alike to a colour-blind player: tap a colour to change it."
 
 
 # -- unfinished games, wins and history ----------------------------------------------------------------------
@@ -211,6 +237,14 @@ STRIP_PLAYERS = 3
 def wins_strip(wins: Mapping[str, int], *, most: int = STRIP_PLAYERS) -> tuple[Bar, ...]:
     """The home screen's strip: the players with the most wins over every game (`Store.win_counts()`)."""
     return _bars(wins, _colours(wins), most)
+
+
+def in_seat_colours(bars: Sequence[Bar], seats: Iterable[tuple[str, str]]) -> tuple[Bar, ...]:
+    """The home strip's bars in the colours of the seats their players sit in now; "" (drawn grey) for a player
+    not seated. On home a colour means a seat: a bar in seat 2's colour beside another name would say it is
+    theirs (the chart in its popup keeps each name's own colour)."""
+    colours = {look(name): colour for name, colour in seats}
+    return tuple(replace(bar, colour=colours.get(look(bar.name), "")) for bar in bars)
 
 
 def wins_chart(wins_by_game: Mapping[str, Mapping[str, int]], *, most: int = CHART_PLAYERS) -> list[WinsRow]:
