@@ -10,7 +10,7 @@ home screen, and the home screen starts quickly.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -80,29 +80,33 @@ def next_colour(current: str, taken: Iterable[str]) -> str:
     return current
 
 
-def colour_warning(seats: Sequence[tuple[str, str]]) -> str:
+def colour_pairs(seats: Sequence[tuple[str, str]]) -> set[frozenset[str]]:
+    """The seated colours that make a hard pair (`colour_warning`), each pair as its two colours."""
+    return {frozenset((seats[i][1].lower(), seats[j][1].lower())) for i, j in hard_pairs([c for _, c in seats])}
+
+
+def colour_warning(seats: Sequence[tuple[str, str]], put_away: Collection[frozenset[str]] = ()) -> str:
     """One sentence when two seated colours would be hard to tell apart, else "" (issue 28).
 
     `seats` are (name as typed, colour) in seat order. Hard: closer than ΔE 40 to normal eyes or to a
     deuteranope, protanope or tritanope (`companion.palette.hard_pairs`). The table's own five colours are
     never a hard pair; two seats come to one only through a colour kept from an older game, or an Undo that
-    gives a removed seat back its colour after another seat took it. The first hard pair is named; once it
-    is changed the next one (if any) is said.
+    gives a removed seat back its colour after another seat took it. The first hard pair is named, unless the
+    table put that pair of colours away (`put_away`, as `colour_pairs` gives them); once it is changed the
+    next one (if any) is said.
     """
-    pairs = hard_pairs([colour for _, colour in seats])
-    if not pairs:
-        return ""
-    first, second = pairs[0]
-
-    def who(seat: int) -> str:
-        return normal_name(seats[seat][0]) or f"Seat {seat + 1}"
-
-    a, b = seats[first][1], seats[second][1]
-    if a.lower() == b.lower():
-        return f"{who(first)} and {who(second)} have the same colour: tap a colour to change it."
-    if delta_e(a, b) < 40:
-        return f"{who(first)}'s and {who(second)}'s colours look alike: tap a colour to change it."
-    return f"{who(first)}'s and {who(second)}'s colours look alike to a colour-blind player: tap a colour to change it."
+    for first, second in hard_pairs([colour for _, colour in seats]):
+        a, b = seats[first][1].lower(), seats[second][1].lower()
+        if frozenset((a, b)) in put_away:
+            continue
+        one = normal_name(seats[first][0]) or f"Seat {first + 1}"
+        other = normal_name(seats[second][0]) or f"Seat {second + 1}"
+        if a == b:
+            return f"{one} and {other} have the same colour: tap a colour to change it."
+        if delta_e(a, b) < 40:
+            return f"{one}'s and {other}'s colours look alike: tap a colour to change it."
+        return f"{one}'s and {other}'s colours look alike to a colour-blind player: tap a colour to change it."
+    return ""
 
 
 # -- unfinished games, wins and history ----------------------------------------------------------------------

@@ -231,7 +231,7 @@ class HomeScreen(Screen):
         self._notice_clock: Any = None
         self._store_notices: set[str] = set()
         self._names_notice = ""
-        self._colours_read = ""  # the colour sentence a tap on the notice line put away
+        self._colours_read: set[frozenset[str]] = set()  # pairs of colours a tap on the colour sentence put away
         self._wins: tuple[Bar, ...] = ()
         super().__init__(name="home", **kwargs)
         self.unfinished_view = UnfinishedView(home=self)
@@ -282,8 +282,7 @@ class HomeScreen(Screen):
         self._show_notice()
 
     def _show_notice(self) -> None:
-        colours = self.colour_problem if self.colour_problem != self._colours_read else ""
-        self.shown_notice = self.name_problem or self.notice or colours
+        self.shown_notice = self.name_problem or self.notice or self.colour_problem
         self._fit_notice()
 
     def _fit_notice(self, *_: Any) -> None:
@@ -307,14 +306,15 @@ class HomeScreen(Screen):
     def read_notice(self) -> NamesPopup | None:
         """A tap on the notice line puts it away; one too long for its two lines is shown whole first.
 
-        The colour sentence is put away until the seats' colours (or names) say another one: a table that
-        has chosen those colours on purpose is not told again.
+        The colour sentence is put away for those colours: a table that chose them on purpose is not told
+        again (another pair of colours alike is said).
         """
         text = self.shown_notice
         if not text:
             return None
         if text == self.colour_problem:
-            self._colours_read = text
+            self._colours_read |= presenter.colour_pairs(self._seat_colours())
+            self._seats_changed()
         self.notice = ""
         self._show_notice()
         if self._fits_notice_line(text):
@@ -393,8 +393,11 @@ class HomeScreen(Screen):
     def _seats_changed(self) -> None:
         """Names checked, colours compared, and the wins strip's bars in the seats' colours again."""
         self._check_names()
-        self.colour_problem = presenter.colour_warning([(row.name, row.colour) for row in self.rows])
+        self.colour_problem = presenter.colour_warning(self._seat_colours(), self._colours_read)
         self._show_wins()
+
+    def _seat_colours(self) -> list[tuple[str, str]]:
+        return [(row.name, row.colour) for row in self.rows]
 
     def _show_wins(self) -> None:
         seats = [(normal_name(row.name), row.colour) for row in self.rows]
