@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.support import golden
-from tests.support.layout_audit import Scene, surface_of, target_findings, text_findings
+from tests.support.layout_audit import Scene, scroll_findings, surface_of, target_findings, text_findings
 
 LONG = "Wilhelmina Mayer"
 
@@ -41,12 +41,15 @@ def _played(ui: Any, finished: int, unfinished: int) -> Any:
     return ui.screen
 
 
-def test_unfinished_games_resume_and_discard_8px_apart_and_a_tap_shows_a_row_whole(ui: Any) -> None:
-    home = _played(ui, 0, 3)
+@pytest.mark.parametrize("unfinished", [3, 5])
+def test_unfinished_games_resume_and_discard_8px_apart_and_a_tap_shows_a_row_whole(ui: Any, unfinished: int) -> None:
+    home = _played(ui, 0, unfinished)
     ui.tap(home.ids.unfinished_tab)
     scene = _scene(ui, "home: Unfinished")
+    assert len(home.unfinished_rows) == unfinished
     assert _lines(target_findings(scene)) == [], "48 px targets, 8 px apart"
     assert _lines(text_findings(scene)) == [], "nothing cut (or shown whole on a tap)"
+    assert _lines(scroll_findings(scene)) == [], "a list that scrolls shows its bar"
     row = home.unfinished_rows[0]
     ui.tap(row.ids.players_label)  # a tap on the row's words
     ui.settle()

@@ -233,6 +233,7 @@ class HomeScreen(Screen):
         self._names_notice = ""
         self._colours_read: set[frozenset[str]] = set()  # pairs of colours a tap on the colour sentence put away
         self._wins: tuple[Bar, ...] = ()
+        self._bars_shown: tuple[Bar, ...] | None = None
         super().__init__(name="home", **kwargs)
         self.unfinished_view = UnfinishedView(home=self)
         self.ids.notice.bind(width=self._fit_notice)  # two lines hold more on a wider screen
@@ -401,7 +402,10 @@ class HomeScreen(Screen):
 
     def _show_wins(self) -> None:
         seats = [(normal_name(row.name), row.colour) for row in self.rows]
-        self.ids.wins_button.show(presenter.in_seat_colours(self._wins, seats))
+        bars = presenter.in_seat_colours(self._wins, seats)
+        if bars != self._bars_shown:  # a keystroke that changes no bar redraws none
+            self._bars_shown = bars
+            self.ids.wins_button.show(bars)
 
     def name_focus(self, row: PlayerRow, focus: bool) -> None:
         if not focus and not row.problem:  # the field left: the name as the table keeps it
