@@ -20,7 +20,7 @@ from companion import config as config_file
 from companion import paths
 from companion.choices import TableChoices
 from companion.dice import RandomDice
-from companion.game import Options, Refusal, RuleError, SetupError
+from companion.game import ABANDONED, Options, Refusal, RuleError, SetupError
 from companion.games import names
 from companion.session import Session
 from companion.store import Store, StoreRefused
@@ -366,16 +366,22 @@ def history(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     with store:
         lines = []
-        games = store.finished(limit=None)  # every one: the page says where it is among them, never a silent cap
+        # every game that ended (one ended without a result too, said so): the page says where it is among
+        # them, never a silent cap; only the page's rows are read
+        total = store.past_count()
         first = (args.page - 1) * args.per_page
-        for game in games[first : first + args.per_page]:
+        for game in store.past(limit=args.per_page, offset=first):
             players = ", ".join(p["name"] for p in game.options.get("players", []))
-            winners = ", ".join((game.outcome or {}).get("winners", [])) or "tie"
-            lines.append(f"{game.game}\t{players}\twon by {winners}\t{round(game.elapsed)} s")
-        if len(games) > args.per_page or args.page > 1:  # one page holds them all: nothing to say
-            shown = f"{first + 1}–{min(first + args.per_page, len(games))}" if first < len(games) else "none"
-            more = f"; --page {args.page + 1} for older ones" if first + args.per_page < len(games) else ""
-            lines.append(f"Games {shown} of {len(games):,}, newest first{more}.")
+            outcome = game.outcome or {}
+            if outcome.get("reason") == ABANDONED:
+                ended = "ended without a result"
+            else:
+                ended = f"won by {', '.join(outcome.get('winners', [])) or 'tie'}"
+            lines.append(f"{game.game}\t{players}\t{ended}\t{round(game.elapsed)} s")
+        if total > args.per_page or args.page > 1:  # one page holds them all: nothing to say
+            shown = f"{first + 1}–{min(first + args.per_page, total)}" if first < total else "none"
+            more = f"; --page {args.page + 1} for older ones" if first + args.per_page < total else ""
+            lines.append(f"Games {shown} of {total:,}, newest first{more}.")
         for name, count in store.win_counts().items():
             lines.append(f"{name}: {count} win{'s' if count != 1 else ''}")
         if store.notice:  # damage found (and read around): the file is left for the app or `companion check`

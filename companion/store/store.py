@@ -366,9 +366,18 @@ class Store:
             update_game(db, game, elapsed=elapsed)
 
     def abandon(self, game_id: int, now: float) -> None:
-        """Close a game without a result, so it is no longer offered for resume."""
+        """Close a game without a result, so it is no longer offered for resume.
+
+        A game that has ended keeps its ending: one ended without a result already is left as it is (a second
+        tap), and one with its result is refused (`NotSaved` with a sentence, nothing changed): its winner
+        and the wins stay.
+        """
         with self._transaction() as db:
             game = self._game_for_update(db, game_id)
+            if game[5] is not None:
+                if _abandoned(game[6]):
+                    return
+                raise NotSaved("This game has ended with its result, which stays: it cannot be ended without one.")
             outcome = Outcome((), ABANDONED).to_json()
             update_game(db, game, outcome=outcome, finished_at=now, version=game[9] + 1)
             tally.keep_wins(db, game[1], game[6], outcome, now=tally.keep(db, game[1]))

@@ -91,3 +91,25 @@ def test_the_wins_tally_is_kept_up_to_date_through_abandon_and_take_back(tmp_pat
         db = store._db
         game = won.game.name
         assert tally.current_wins(db, game, tally.stamp(db, game)) == store.wins_by_game()[game]
+
+
+def test_a_game_with_its_result_is_not_ended_without_one_and_a_second_end_changes_nothing(tmp_path: Path) -> None:
+    """Round 1's note: `Store.abandon` must not overwrite a game that already has a result (a late tap on End
+    without a result, a Discard on a row the other screen finished). A game ended without a result, ended
+    again, keeps its first ending."""
+    path = tmp_path / "games.db"
+    with Store.open(path) as store:
+        won = golden.play(store, SCRIPT)
+        session = _part_played(store)
+        session.abandon()
+    with Store.open(path) as store:
+        before = {g.id: (g.outcome, g.finished_at) for g in store.past()}
+        wins = (store.win_counts(), store.wins_by_game())
+        assert wins[0], "the finished game has its winner"
+        with pytest.raises(NotSaved, match="ended with its result"):
+            store.abandon(won.game_id, 1_800_000_000.0)
+        store.abandon(session.game_id, 1_800_000_000.0)  # ended again: nothing changes
+    with Store.open(path) as store:
+        assert {g.id: (g.outcome, g.finished_at) for g in store.past()} == before
+        assert (store.win_counts(), store.wins_by_game()) == wins
+        assert store.unfinished_games() == []

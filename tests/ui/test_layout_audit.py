@@ -92,11 +92,6 @@ KNOWN_FINDINGS: list[Known] = [
     Known(r"^LogView$", r"^LogLine ", r"targets: closer than", SHELL),  # lines 0 px apart
     Known(r"^LogView$", r"^(BigButton#mode_button|AccentButton#close_button) ", r"targets: closer than", SHELL),
     Known(r"^race$", r"^(BodyLabel|RaceAction|SimulatedButton) ", r"nothing cut: shortened", SHELL),
-    # -- home ----------------------------------------------------------------------------------------------------
-    Known(r"^home$", r".", r"targets: closer than", HOME),  # seats, game buttons, Resume/Discard, the bar: 5-6 px
-    Known(r"^home$", r"^BodyLabel ", r"nothing cut:", HOME),  # the wins strip's names, squeezed to "…"
-    Known(r"^PastGamesPopup$", r"^PastGameRow ", r"targets: closer than", HOME),
-    Known(r"^SettingsPopup$", r"^ChoiceToggle ", r"targets: closer than", HOME),
     # -- Quin ----------------------------------------------------------------------------------------------------
     Known(r"^game:quin$", r"^QuinPiece ", r"targets: closer than", QUIN),  # pieces 1 px apart
     Known(r"^game:quin$", r"^QuinPiece ", r"stability: moved", QUIN),  # the board moves when play begins
@@ -322,7 +317,9 @@ class Auditor:
                     self.tap(log.ids.mode_button, f"{where}: a past game's replay")
                     self.look(f"{where}: a past game's replay")
             self.close_popups()
-        if home.unfinished_rows:
+        if home.unfinished_rows:  # the unfinished games have a page of their own, a tap away
+            self.tap(ui.find(home, "unfinished_tab"), f"{where}: Unfinished")
+            self.look(f"{where}: Unfinished")
             self.tap(home.unfinished_rows[0].ids.discard_button, f"{where}: Discard")
             self.look(f"{where}: Discard?")
             self.close_popups()

@@ -10,15 +10,16 @@ home screen, and the home screen starts quickly.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from companion import games
 from companion.game import ABANDONED, LEFT
 from companion.games import names
-from companion.names import look
+from companion.names import look, normal_name
+from companion.palette import delta_e, hard_pairs
 from ui.presenters import Variant, format_clock
 from ui.theme import SEAT_COLOURS
 
@@ -77,6 +78,35 @@ def next_colour(current: str, taken: Iterable[str]) -> str:
         if candidate not in used:
             return candidate
     return current
+
+
+def colour_pairs(seats: Sequence[tuple[str, str]]) -> set[frozenset[str]]:
+    """The seated colours that make a hard pair (`colour_warning`), each pair as its two colours."""
+    return {frozenset((seats[i][1].lower(), seats[j][1].lower())) for i, j in hard_pairs([c for _, c in seats])}
+
+
+def colour_warning(seats: Sequence[tuple[str, str]], put_away: Collection[frozenset[str]] = ()) -> str:
+    """One sentence when two seated colours would be hard to tell apart, else "" (issue 28).
+
+    `seats` are (name as typed, colour) in seat order. Hard: closer than ΔE 40 to normal eyes or to a
+    deuteranope, protanope or tritanope (`companion.palette.hard_pairs`). The table's own five colours are
+    never a hard pair; two seats come to one only through a colour kept from an older game, or an Undo that
+    gives a removed seat back its colour after another seat took it. The first hard pair is named, unless the
+    table put that pair of colours away (`put_away`, as `colour_pairs` gives them); once it is changed the
+    next one (if any) is said.
+    """
+    for first, second in hard_pairs([colour for _, colour in seats]):
+        a, b = seats[first][1].lower(), seats[second][1].lower()
+        if frozenset((a, b)) in put_away:
+            continue
+        one = normal_name(seats[first][0]) or f"Seat {first + 1}"
+        other = normal_name(seats[second][0]) or f"Seat {second + 1}"
+        if a == b:
+            return f"{one} and {other} have the same colour: tap a colour to change it."
+        if delta_e(a, b) < 40:
+            return f"{one}'s and {other}'s colours look alike: tap a colour to change it."
+        return f"{one}'s and {other}'s colours look alike to a colour-blind player: tap a colour to change it."
+    return ""
 
 
 # -- unfinished games, wins and history ----------------------------------------------------------------------
@@ -211,6 +241,14 @@ STRIP_PLAYERS = 3
 def wins_strip(wins: Mapping[str, int], *, most: int = STRIP_PLAYERS) -> tuple[Bar, ...]:
     """The home screen's strip: the players with the most wins over every game (`Store.win_counts()`)."""
     return _bars(wins, _colours(wins), most)
+
+
+def in_seat_colours(bars: Sequence[Bar], seats: Iterable[tuple[str, str]]) -> tuple[Bar, ...]:
+    """The home strip's bars in the colours of the seats their players sit in now; "" (drawn grey) for a player
+    not seated. On home a colour means a seat: a bar in seat 2's colour beside another name would say it is
+    theirs (the chart in its popup keeps each name's own colour)."""
+    colours = {look(name): colour for name, colour in seats}
+    return tuple(replace(bar, colour=colours.get(look(bar.name), "")) for bar in bars)
 
 
 def wins_chart(wins_by_game: Mapping[str, Mapping[str, int]], *, most: int = CHART_PLAYERS) -> list[WinsRow]:

@@ -153,6 +153,9 @@ class UnfinishedRow(BoxLayout):
     names = ListProperty([])
     """Every player's name (a tap on the row's words shows them whole, one a line)."""
     detail = StringProperty("")
+    plain_title = StringProperty("")
+    """The game's title and its moves and when, as they are (the row's words show them as markup)."""
+    plain_detail = StringProperty("")
     question = StringProperty("")
     home = ObjectProperty(None)
 
@@ -163,6 +166,8 @@ class UnfinishedRow(BoxLayout):
             players=entry.players,
             names=list(entry.names),
             detail=escape_markup(entry.detail),
+            plain_title=entry.title,
+            plain_detail=entry.detail,
             question=entry.question,
             **kwargs,
         )
@@ -207,6 +212,10 @@ class HomeScreen(Screen):
     name_problem = StringProperty("")
     """Why a name as typed cannot be used: shown under the seats until it is fixed."""
     shown_notice = StringProperty("")
+    colour_problem = StringProperty("")
+    """Two seated colours hard to tell apart, in one sentence (issue 28); shown while no other notice is."""
+    notice_too_long = BooleanProperty(False)
+    """The shown notice is longer than its two lines: it is shortened, and a tap shows it whole."""
     has_unfinished = BooleanProperty(False)
     unfinished_words = StringProperty("Unfinished")
     tab = StringProperty("games")
@@ -222,8 +231,12 @@ class HomeScreen(Screen):
         self._notice_clock: Any = None
         self._store_notices: set[str] = set()
         self._names_notice = ""
+        self._colours_read: set[frozenset[str]] = set()  # pairs of colours a tap on the colour sentence put away
+        self._wins: tuple[Bar, ...] = ()
+        self._bars_shown: tuple[Bar, ...] | None = None
         super().__init__(name="home", **kwargs)
         self.unfinished_view = UnfinishedView(home=self)
+        self.ids.notice.bind(width=self._fit_notice)  # two lines hold more on a wider screen
         # Held here: off screen, a page is no one's child, and `ids` holds only weak references.
         self.games_view = self.ids.games_view.__self__
         for entry in presenter.game_entries():
@@ -234,7 +247,7 @@ class HomeScreen(Screen):
         defaults = (Player("Player 1", SEAT_COLOURS[0]), Player("Player 2", SEAT_COLOURS[1]))
         for player in self.app.last_players() or defaults:
             self.add_player(player.name, player.colour)
-        self._check_names()  # names from a game saved before today's rules are said so at once
+        self._seats_changed()  # names (or colours) from a game saved before today's rules are said so at once
         self.refresh()
 
     # -- notices -------------------------------------------------------------------
@@ -266,22 +279,46 @@ class HomeScreen(Screen):
             self.notice = ""
         self._show_notice()
 
+    def on_colour_problem(self, *_: Any) -> None:
+        self._show_notice()
+
     def _show_notice(self) -> None:
-        self.shown_notice = self.name_problem or self.notice
+        self.shown_notice = self.name_problem or self.notice or self.colour_problem
+        self._fit_notice()
+
+    def _fit_notice(self, *_: Any) -> None:
+        self.notice_too_long = not self._fits_notice_line(self.shown_notice)
+
+    def _fits_notice_line(self, text: str) -> bool:
+        """Whether `text` fits the notice line's two lines, wrapped."""
+        label = self.ids.notice
+        room = label.width - dp(16)
+        if not text or room <= 0:
+            return True
+        core = CoreLabel(text=text, font_size=label.font_size, font_name=label.font_name, text_size=(room, None))
+        core.refresh()
+        line = CoreLabel(text="Ag", font_size=label.font_size, font_name=label.font_name)
+        line.refresh()
+        return bool(core.content_height <= 2 * line.content_height + 1)
 
     def clear_notice(self) -> None:
         self.notice = ""
 
     def read_notice(self) -> NamesPopup | None:
-        """A tap on the notice line puts it away; one too long for its two lines is shown whole first."""
+        """A tap on the notice line puts it away; one too long for its two lines is shown whole first.
+
+        The colour sentence is put away for those colours: a table that chose them on purpose is not told
+        again (another pair of colours alike is said).
+        """
         text = self.shown_notice
         if not text:
             return None
+        if text == self.colour_problem:
+            self._colours_read |= presenter.colour_pairs(self._seat_colours())
+            self._seats_changed()
         self.notice = ""
-        label = self.ids.notice
-        core = CoreLabel(text=text, font_size=label.font_size, font_name=label.font_name)
-        core.refresh()
-        if core.content_width <= 1.8 * (label.width - dp(16)):  # it fitted on its two lines
+        self._show_notice()
+        if self._fits_notice_line(text):
             return None
         popup = NamesPopup(heading="Notice", text=text)
         popup.open()
@@ -314,6 +351,7 @@ class HomeScreen(Screen):
         else:
             self.ids.players.add_widget(row)
         self._renumber()
+        self._seats_changed()
 
     def _free_name(self) -> str:
         taken = {normal_name(row.name) for row in self.rows}
@@ -326,7 +364,7 @@ class HomeScreen(Screen):
         self.ids.players.remove_widget(row)
         self.ids.players.add_widget(RemovedRow(row, home=self), index=index)
         self._renumber()
-        self._check_names()
+        self._seats_changed()
 
     def undo_remove(self, removed: RemovedRow) -> None:
         if len(self.rows) >= presenter.MAX_SEATS:
@@ -336,7 +374,7 @@ class HomeScreen(Screen):
         self.ids.players.remove_widget(removed)
         self.ids.players.add_widget(removed.row, index=index)
         self._renumber()
-        self._check_names()
+        self._seats_changed()
 
     def _settle_removed(self) -> None:
         """Seats removed go for good once a game starts (home is not on screen then: nothing moves in sight)."""
@@ -346,11 +384,28 @@ class HomeScreen(Screen):
 
     def next_colour(self, row: PlayerRow) -> None:
         row.colour = presenter.next_colour(row.colour, (r.colour for r in self.rows if r is not row))
+        self._seats_changed()
 
     def name_typed(self, row: PlayerRow, text: str) -> None:
         """A name as it is typed: kept as typed (nothing lost), and checked against the table's other names."""
         row.name = text
+        self._seats_changed()
+
+    def _seats_changed(self) -> None:
+        """Names checked, colours compared, and the wins strip's bars in the seats' colours again."""
         self._check_names()
+        self.colour_problem = presenter.colour_warning(self._seat_colours(), self._colours_read)
+        self._show_wins()
+
+    def _seat_colours(self) -> list[tuple[str, str]]:
+        return [(row.name, row.colour) for row in self.rows]
+
+    def _show_wins(self) -> None:
+        seats = [(normal_name(row.name), row.colour) for row in self.rows]
+        bars = presenter.in_seat_colours(self._wins, seats)
+        if bars != self._bars_shown:  # a keystroke that changes no bar redraws none
+            self._bars_shown = bars
+            self.ids.wins_button.show(bars)
 
     def name_focus(self, row: PlayerRow, focus: bool) -> None:
         if not focus and not row.problem:  # the field left: the name as the table keeps it
@@ -415,9 +470,9 @@ class HomeScreen(Screen):
             self.notice = refused
         return not refused
 
-    def show_names(self, title: str, names: list[str]) -> NamesPopup:
-        """Every player of one game, whole, one a line."""
-        popup = NamesPopup(heading=f"{title}: {len(names)} players", text="\n".join(names))
+    def show_game(self, title: str, detail: str, names: list[str]) -> NamesPopup:
+        """An unfinished game's row whole: its moves and when, then every player, one a line."""
+        popup = NamesPopup(heading=f"{title}: {len(names)} players", text="\n".join([detail, "", *names]))
         popup.open()
         return popup
 
@@ -437,7 +492,8 @@ class HomeScreen(Screen):
         # The tally and one page: both cost the same after 10 games as after 10,000 (bench/bench_store.py).
         wins = store.win_counts()
         self.wins_text = presenter.wins_line(wins)
-        self.ids.wins_button.show(presenter.wins_strip(wins))
+        self._wins = presenter.wins_strip(wins)
+        self._show_wins()
         newest = presenter.past_games(store.past(limit=presenter.PAST_PER_PAGE), self.app.table.clock())
         self.history_text = "\n".join(entry.line for entry in newest)
         # damage found (and salvaged) since the start: said once, not again on every return home
