@@ -107,7 +107,6 @@ KNOWN_FINDINGS: list[Known] = [
     Known(r"^game:quinque$", r"^Quinque(Spot|Space)\b", r"targets: closer than", GAMES),  # spots 0 px apart
     Known(r"^game:quinque$", r"^QuinqueSpot ", r"stability: moved", GAMES),  # the formation shifts as it grows
     Known(r"^game:quinque$", r"^ScrollView#scroller ", r"scrolling: scrolls sideways", GAMES),
-    Known(r"^Quark(Correct|Create)Popup$", r"^(ChoiceToggle|QuarkToggle) ", r"targets: closer than", GAMES),
 ]
 """Findings being fixed elsewhere, each with who fixes it. The lead empties this list as the fixes merge."""
 
