@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -139,7 +140,7 @@ def test_a_correction_through_the_popup(ui: Any) -> None:
     ui.tap(ui.find(body, "correct_button"))
     fix = popup(ui)
     ui.tap(ui.find_text(ui.find(fix, "whose_row"), "Table"))
-    ui.tap(ui.find_text(ui.find(fix, "counter_row"), "Baryons up"))
+    ui.tap(ui.find_text(ui.find(fix, "counter_row"), "Face-up baryons"))
     ui.tap(ui.find(ui.find(fix, "value"), "up_button"))
     assert fix.preview == "A face-up row holds 3 cards: there can be at most 3 face-up baryons."
     assert ui.find(fix, "save_button").disabled
@@ -228,3 +229,30 @@ def test_a_player_who_left_is_listed_as_left_and_nothing_breaks(ui: Any) -> None
     assert [(scores[n].atom, scores[n].total) for n in ("Bo", "Cy", "Dee")] == [("left", "–")] * 3
     assert scores["Ann"].total != "–"
     ui.screenshot("quark-scores-with-leavers.png")
+
+
+LONG_NAMES = ["Wilhelmina Mayer", "Maximilian Worth", "Bartholomew Kemp", "Gwendolyn Hawkes"]
+
+
+def test_long_names_show_whole_and_the_action_bar_is_spaced(ui: Any) -> None:
+    """Issue 21's audit: "nothing cut (text fits its box)" and every tappable "at least 8 px from the next
+    tappable": the longest names wrap in the table rather than end in "…", and the action bar's buttons
+    (6 px apart before) leave 8 px between them."""
+    from kivy.factory import Factory
+
+    screen = ui.start_game("quark", LONG_NAMES)
+    ui.frames(3)
+    names = [w for w in screen.body.walk() if isinstance(w, Factory.QuarkName)]
+    assert sorted(label.text for label in names) == sorted(LONG_NAMES)
+    for label in names:
+        label.texture_update()
+        assert not label.shorten
+        assert label.texture_size[0] <= label.width + 1 and label.texture_size[1] <= label.height + 1, label.text
+    bar = sorted(ui.find(screen.body, "action_bar").children, key=lambda b: b.x)
+    assert all(b.x - a.right >= 8 for a, b in itertools.pairwise(bar))
+    ui.screenshot("quark-long-names.png")
+
+    ui.tap(ui.find(screen.body, "create_button"))
+    create = popup(ui)
+    rows = [ui.find(create, "source_row"), ui.find(create, "target_row")]
+    assert rows[0].y - rows[1].top >= 8 and rows[0].spacing >= 8

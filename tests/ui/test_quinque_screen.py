@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from ui.screens.quinque import cell_size, spot_size
+
 pytestmark = pytest.mark.ui
 
 GOLDEN = Path(__file__).resolve().parent.parent / "games" / "golden"
@@ -206,8 +208,21 @@ def test_the_formation_never_moves_under_the_finger(ui: Any) -> None:
     ui.screenshot("quinque-after-several-tiles.png")
 
 
-def test_a_formation_drifting_out_of_sight_is_centred_between_turns_and_said(ui: Any) -> None:
-    """Issue 21: re-fit only when the formation would leave the board area, and then only between turns."""
+def in_sight(screen: Any) -> bool:
+    """Every placed tile lies inside the board area, sideways."""
+    scroller = screen.board.ids.scroller
+    left = scroller.to_window(*scroller.pos)[0]
+    placed = [tuple(t["at"]) for t in screen.session.public_view()["tiles"]]
+    xs = [screen.tile_views[at].to_window(*screen.tile_views[at].pos)[0] for at in placed]
+    return all(left - 1 <= x and x + cell_size() <= left + scroller.width + 1 for x in xs)
+
+
+def test_a_formation_reaching_the_edge_moves_over_and_never_scrolls_sideways(ui: Any) -> None:
+    """Issue 21's audit: "no sideways scrolling" (the formation was 560 px in a 550 px board, scrolled sideways).
+
+    A tile added at the edge of a formation as wide as the board moves it over just as far as it must to
+    stay in sight, and the banner says why; between turns it is centred again.
+    """
     screen = ui.start_game("quinque", ["Ann", "Bo"])
     for action in (
         {"type": "add", "player": "Ann", "tile": [0, 0], "skydiver": "nw"},
@@ -215,23 +230,41 @@ def test_a_formation_drifting_out_of_sight_is_centred_between_turns_and_said(ui:
     ):
         screen.session.act(action)
     ui.frames(3)
-    ui.tap(spot(screen, (1, 0), "nw"))  # Bo adds to the right: nothing moves
+    ui.tap(spot(screen, (1, 0), "nw"))
     ui.frames(3)
     ui.tap(ui.find(screen, "skip_button"))
     ui.frames(3)
-    before = where(screen)
-    ui.tap(spot(screen, (2, 0), "nw"))  # Ann adds further right: the tile reaches past the board's edge
+    ui.tap(spot(screen, (2, 0), "nw"))  # Ann adds further right, at the board's edge
     ui.frames(3)
-    assert {k: v for k, v in where(screen).items() if k in before} == before  # still nothing moves mid-turn
     scroller = screen.board.ids.scroller
-    left = scroller.to_window(*scroller.pos)[0]
-    tile = screen.tile_views[(2, 0)]
-    assert tile.to_window(*tile.pos)[0] + tile.width > left + scroller.width  # partly out of sight
-    ui.tap(ui.find(screen, "skip_button"))  # the turn passes: now it may be fitted again
+    assert not scroller.do_scroll_x and screen.board.ids.formation.width <= scroller.width + 1
+    assert in_sight(screen)
+    assert screen.banner.startswith("The formation moved over to stay in sight")
+    ui.tap(ui.find(screen, "skip_button"))  # the turn passes: centred again
     ui.frames(3)
-    assert screen.banner.startswith("New turn: the formation is centred again")
-    for at in ((0, 0), (1, 0), (2, 0)):
-        tile = screen.tile_views[at]
-        x = tile.to_window(*tile.pos)[0]
-        assert left - 1 <= x and x + tile.width <= left + scroller.width + 1
+    assert in_sight(screen)
     ui.screenshot("quinque-centred-between-turns.png")
+
+
+def test_a_formation_wider_than_the_board_is_shown_turned(ui: Any) -> None:
+    """Issue 21's audit: "no sideways scrolling", and skydivers (and spaces) "at least 48 px and 8 px apart".
+
+    Six columns do not fit the 800x480 board: the formation is shown turned a quarter (as from the next
+    side of the table), scrolls up and down, and the banner says so.
+    """
+    screen = ui.start_game("quinque", ["Ann", "Bo"])
+    for n, who in enumerate(("Ann", "Bo", "Ann", "Bo")):
+        screen.session.act({"type": "add", "player": who, "tile": [n, 0], "skydiver": "nw"})
+        screen.session.act({"type": "skip", "player": who})
+    ui.frames(4)
+    assert screen._turned
+    assert "turned a quarter" in screen.banner
+    scroller = screen.board.ids.scroller
+    assert screen.board.ids.formation.width <= scroller.width + 1 and in_sight(screen)
+    # Turned clockwise: the tile east of another now lies below it, and Ann's skydivers keep their tiles.
+    above, below = (screen.tile_views[(n, 0)].to_window(*screen.tile_views[(n, 0)].pos) for n in (0, 1))
+    assert abs(above[0] - below[0]) < 1 and above[1] - below[1] == cell_size()
+    nw, ne, sw = (spot(screen, (0, 0), corner) for corner in ("nw", "ne", "sw"))
+    assert on_screen(nw)[0] == on_screen(ne)[0] > on_screen(sw)[0]  # north-west top right, north-east below it
+    assert on_screen(nw)[1] - on_screen(ne)[1] == spot_size() + 8 and nw.width >= 48
+    ui.screenshot("quinque-turned.png")

@@ -223,3 +223,33 @@ def test_the_layout_is_sane_at_both_sizes(ui):
                 assert widget.y >= 0, f"{widget.text!r} falls off the bottom of the screen"
     ui.screenshot("quintet-1280x720.png")
     ui.resize(800, 480)
+
+
+def test_turn_done_keeps_its_place_and_long_captures_show_whole(ui) -> None:
+    """Issue 21's audit: "one tap apart, every tappable still there keeps its position and size" ("Turn done"
+    jumped from x 357-794 to 652-794 when Token to Safety went), "nothing cut", and 8 px between buttons."""
+    from companion.games.quintet.rules import EndTurn, Safety
+    from ui.presenters.quintet import ButtonShown
+
+    screen = ui.start_game("quintet", ["Wilhelmina Mayer", "Maximilian Worth", "Bartholomew Kemp"])
+    long = "Wilhelmina Mayer captured Maximilian Worth: Maximilian Worth landed on Wilhelmina Mayer (rule 7)"
+    done = ButtonShown("Turn done", EndTurn(), slot=2)
+    safety = (
+        ButtonShown("Token to Safety", Safety(tokens=1), slot=0),
+        ButtonShown("Both to Safety", Safety(tokens=2), slot=1),
+    )
+    places = []
+    for rows in (((ButtonShown(long, EndTurn()),), (*safety, done)), ((done,),)):
+        screen._lay_out_buttons(rows)
+        ui.frames(3)
+        turn_done = button(ui, screen, "Turn done")
+        places.append((turn_done.x, turn_done.y, turn_done.width, turn_done.height))
+        if len(rows) == 2:
+            ui.screenshot("quintet-fixed-slots.png")
+            shown = [button(ui, screen, text) for text in (long, "Token to Safety", "Both to Safety", "Turn done")]
+            for widget in shown:
+                widget.texture_update()
+                assert not widget.shorten and widget.texture_size[1] <= widget.height, widget.text
+            assert shown[2].x - shown[1].right >= 8 and shown[3].x - shown[2].right >= 8
+            assert shown[0].y - shown[1].top >= 8
+    assert places[0] == places[1]

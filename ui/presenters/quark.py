@@ -388,13 +388,14 @@ COUNTER_BUTTONS: Mapping[str, str] = {
     "particle_points": "Particle pts",
     "hand": "Hand",
     "quark_deck": "Quark deck",
-    "quark_row": "Quarks up",
+    "quark_row": "Face-up quarks",
     "baryon_deck": "Baryon deck",
-    "baryon_row": "Baryons up",
+    "baryon_row": "Face-up baryons",
     "meson_deck": "Meson deck",
-    "meson_row": "Mesons up",
+    "meson_row": "Face-up mesons",
 }
-"""Each counter's words on its button (short: six share a row)."""
+"""Each counter's words on its button (short: six share a row; the rows say "face-up" as the supplies line does,
+since "Quarks up" read as the up quark)."""
 
 
 def counter_choices(whose: str) -> tuple[tuple[str, str], ...]:

@@ -77,6 +77,7 @@ class ButtonShown:
     tap: Tap
     accent: bool = False
     enabled: bool = True  # greyed in place (a player already tapped into the circle), never taken away
+    slot: int = -1  # in the turn row, its fixed place (Token to Safety, Both to Safety, Turn done): it never slides
 
 
 @dataclass(frozen=True)
@@ -208,7 +209,7 @@ class QuintetPresenter:
         rows: list[tuple[ButtonShown, ...]] = [(ButtonShown(words, action),) for words, action in captures]
         if any(isinstance(a, NoAllianceCaptures) for a in legal):
             rows.append((ButtonShown("No old allies on one space", NoAllianceCaptures(), accent=True),))
-        turn = [ButtonShown(_turn_words(a), a) for a in legal if isinstance(a, Safety | EndTurn)]
+        turn = [ButtonShown(_turn_words(a), a, slot=_turn_slot(a)) for a in legal if isinstance(a, Safety | EndTurn)]
         if turn:
             rows.append(tuple(turn))
         return tuple(rows)
@@ -301,6 +302,16 @@ def _capture_words(action: Capture | AllianceCapture) -> str:
     if action.rule == RULE7:
         return f"{action.by} captured {action.of}: {action.of} landed on {action.by} (rule 7)"
     return f"{action.by} captured {action.of}"
+
+
+TURN_SLOTS = 3
+"""The turn row's places: Token to Safety, Both to Safety, Turn done."""
+
+
+def _turn_slot(action: Safety | EndTurn) -> int:
+    if isinstance(action, EndTurn):
+        return 2
+    return 1 if action.tokens == 2 else 0
 
 
 def _turn_words(action: Safety | EndTurn) -> str:

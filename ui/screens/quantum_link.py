@@ -14,8 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from kivy.app import App
-from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle, RoundedRectangle
+from kivy.graphics import Color, Ellipse, Line, Mesh, RoundedRectangle
 from kivy.metrics import dp
 from kivy.properties import (
     BooleanProperty,
@@ -35,9 +34,13 @@ from ui.presenters import quantum_link as presenter
 from ui.presenters.quantum_link import Cell, HexShown, QuantumLinkShown, Selection
 from ui.screens.base import GameScreen
 from ui.widgets.fitted_popup import FittedPopup
+from ui.widgets.fitting import keep_fitted
 
 RGBA = theme.RGBA
 SQRT3 = math.sqrt(3.0)
+LEAST_SQUASH = 0.9
+"""How much flatter than a regular hex a hex may be drawn: a board short of height (the 800x480 panel) keeps
+its hexes 48 px across (a finger's width) by drawing them up to a tenth flatter, which the eye hardly sees."""
 
 # A hex's outline: its colour and width, by what the presenter marks it as.
 OUTLINES: dict[str, tuple[RGBA, float]] = {
@@ -59,11 +62,11 @@ def _ink_on(colour: RGBA) -> RGBA:
     return theme.INK if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else (1.0, 1.0, 1.0, 1.0)
 
 
-def _hex_points(cx: float, cy: float, radius: float) -> list[float]:
+def _hex_points(cx: float, cy: float, radius: float, squash: float = 1.0) -> list[float]:
     points: list[float] = []
     for i in range(6):
         angle = math.radians(60 * i - 30)  # pointy tops: rows are horizontal
-        points += [cx + radius * math.cos(angle), cy + radius * math.sin(angle)]
+        points += [cx + radius * math.cos(angle), cy + radius * squash * math.sin(angle)]
     return points
 
 
@@ -79,12 +82,21 @@ class HexCell(Label):
 
     cell = ListProperty([0, 0])
     hex_radius = NumericProperty(10.0)
+    squash = NumericProperty(1.0)  # its height over a regular hex's
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        # The owner's initial in the die's corner, a label of its own: who owns a die is never told by colour
+        # alone, and the initial is text a reader (or the layout audit) finds, not only pixels.
+        self.mark = Label(size_hint=(None, None), bold=True, text="")
+        self.add_widget(self.mark)
 
     def paint(self, shown: HexShown) -> None:
         """Draw this hex as the presenter shows it."""
         cx, cy = self.center
         s = self.hex_radius
-        outline = _hex_points(cx, cy, s * 0.95)
+        self.mark.text = ""
+        outline = _hex_points(cx, cy, s * 0.95, self.squash)
         self.canvas.before.clear()
         with self.canvas.before:
             Color(*(_shade(theme.HEX, 1.5) if shown.outline == "selected" else theme.HEX))
@@ -134,12 +146,12 @@ class HexCell(Label):
                     self.color = (*self.color[:3], 0.6)
             self.text = str(die.face)
             if die.mark:
-                # The owner's initial in the die's corner: who owns a die is never told by colour alone.
-                mark = CoreLabel(text=die.mark, font_size=max(dp(10), s * 0.36), bold=True)
-                mark.refresh()
-                Color(*(self.color[:3]), 0.9)
+                mark = self.mark
+                mark.text, mark.font_size, mark.color = die.mark, max(dp(10), s * 0.36), (*self.color[:3], 0.9)
+                mark.texture_update()
+                mark.size = mark.texture_size
                 left, top = cx - side / 2 + side * 0.07, cy + side / 2 - side * 0.04
-                Rectangle(texture=mark.texture, pos=(left, top - mark.texture.height), size=mark.texture.size)
+                mark.pos = (left, top - mark.height)
 
 
 class HexBoard(Widget):
@@ -147,6 +159,7 @@ class HexBoard(Widget):
 
     screen = ObjectProperty(None)
     hex_radius = NumericProperty(10.0)
+    squash = NumericProperty(1.0)  # the hexes' height over a regular hex's (LEAST_SQUASH at the least)
     radius = NumericProperty(4)  # cells from the centre to the edge
 
     def __init__(self, **kwargs: Any) -> None:
@@ -169,10 +182,12 @@ class HexBoard(Widget):
             return
         rows = 2 * self.radius + 1
         # Pointy-top hexes: the board is rows*sqrt3*s wide and (1.5*(rows-1)+2)*s high.
-        self.hex_radius = max(1.0, min(self.width / (rows * SQRT3), self.height / (1.5 * (rows - 1) + 2)))
+        by_height = self.height / (1.5 * (rows - 1) + 2)
+        self.hex_radius = max(1.0, min(self.width / (rows * SQRT3), by_height / LEAST_SQUASH))
+        self.squash = min(1.0, by_height / self.hex_radius)
         for cell, widget in self.cells.items():
-            widget.hex_radius = self.hex_radius
-            widget.size = (SQRT3 * self.hex_radius, 2 * self.hex_radius)
+            widget.hex_radius, widget.squash = self.hex_radius, self.squash
+            widget.size = (SQRT3 * self.hex_radius, 2 * self.hex_radius * self.squash)
             widget.center = self.cell_centre(cell)
         for hex_ in self._shown.hexes:
             self.cells[hex_.cell].paint(hex_)
@@ -180,12 +195,12 @@ class HexBoard(Widget):
     def cell_centre(self, cell: Cell) -> tuple[float, float]:
         q, r = cell
         s = self.hex_radius
-        return (self.center_x + SQRT3 * s * (q + r / 2), self.center_y - 1.5 * s * r)
+        return (self.center_x + SQRT3 * s * (q + r / 2), self.center_y - 1.5 * s * self.squash * r)
 
     def cell_at(self, x: float, y: float) -> Cell | None:
         """The hex under window point (x, y), or None off the board."""
         s = self.hex_radius
-        fx, fy = (x - self.center_x) / s, (self.center_y - y) / s
+        fx, fy = (x - self.center_x) / s, (self.center_y - y) / (s * self.squash)
         q, r = SQRT3 / 3 * fx - fy / 3, 2 / 3 * fy
         # Round cube coordinates to the nearest hex.
         cq, cr, cs = round(q), round(r), round(-q - r)
@@ -258,6 +273,7 @@ class QuantumLinkScreen(GameScreen):
         self.view: View | None = None
         self.shown: QuantumLinkShown | None = None
         self.body = QuantumLinkBody(screen=self)
+        keep_fitted(self.body.ids.rematch_button)  # "New game, <a long name> opens" wraps rather than ends in "…"
         return self.body
 
     @property

@@ -17,6 +17,7 @@ from kivy.factory import Factory
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 from kivy.uix.popup import Popup
 from kivy.uix.widget import Widget
 from kivy.utils import escape_markup, get_hex_from_color
@@ -25,6 +26,7 @@ from companion.game import Action, View
 from ui import theme
 from ui.presenters import quark as presenter
 from ui.screens.base import GameScreen
+from ui.widgets.fitting import keep_fitted
 
 
 def _colour(hex_colour: str | None) -> list[float]:
@@ -55,6 +57,14 @@ def _drop_unless(popup: Popup, row_id: str, wanted: bool) -> None:
     row = popup.ids[row_id]
     if not wanted and row.parent is not None:
         row.parent.remove_widget(row)
+
+
+class QuarkName(Label):
+    """A player's name in the tables: all of it shows, on two lines (or a smaller font) when it is long."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        keep_fitted(self, smallest=dp(14))
 
 
 class QuarkRow(BoxLayout):

@@ -40,13 +40,24 @@ Origin = Callable[[Pos], tuple[float, float]]
 
 
 def cell_size() -> float:
-    """One tile on screen: two skydivers of at least 48 px each way, plus a margin."""
-    return dp(112)
+    """One tile on screen: two skydivers of 48 px each way, 8 px between them and 4 px at each edge (so the
+    skydivers of two tiles side by side are 8 px apart too)."""
+    return 2 * spot_size() + spot_gap() + 2 * edge()
 
 
 def spot_size() -> float:
     """One skydiver on screen: a touch target of at least 48 px."""
-    return dp(50)
+    return dp(48)
+
+
+def spot_gap() -> float:
+    """The least room between two targets (skydivers, spaces): a finger aimed at one never lands on the next."""
+    return dp(8)
+
+
+def edge() -> float:
+    """A tile's (or a space's) margin inside its cell: half the gap, so neighbours are a whole gap apart."""
+    return spot_gap() / 2
 
 
 class QuinqueSpot(ButtonBehavior, Label):
@@ -114,6 +125,7 @@ class QuinqueScreen(GameScreen):
         self._anchor: tuple[float, float] | None = None  # where the grid's (0, 0) lies on the formation
         self._fitted_for: tuple[float, float] = (0.0, 0.0)  # the board area's size the anchor was set for
         self._drawn_player: str | None = None  # whose turn the last drawing showed
+        self._turned = False  # the formation shown turned a quarter: it grew wider than the board
         self._redraw = Clock.create_trigger(lambda _dt: self.draw())
         super().__init__(*args, **kwargs)
 
@@ -148,7 +160,9 @@ class QuinqueScreen(GameScreen):
 
         What is on the board stays where it is on screen: a tile added (or the spaces of the move step)
         grows the formation away from the finger, scrolling the rest so nothing already shown moves.
-        The formation is fitted (centred) again only when the board area changes size, or between
+        The board scrolls up and down, never sideways: a formation grown wider than the board area is shown
+        turned a quarter (as a player on the next side of the table sees it), and the banner says so. The
+        formation is fitted (centred) again only when the board area changes size, when it turns, or between
         turns when a tile has drifted out of sight, and the banner says so.
         """
         shown = self.shown
@@ -161,33 +175,48 @@ class QuinqueScreen(GameScreen):
         area = (scroller.width, scroller.height)
         new_turn = self._drawn_player is not None and shown.player != self._drawn_player
         self._drawn_player = shown.player
+        turned = self._should_turn(shown, area[0], new_turn=new_turn)
+        if turned != self._turned:
+            self._turned, self._anchor = turned, None
+            self.say(
+                "The formation is wider than the board: it is shown turned a quarter, so it scrolls up and down."
+                if turned
+                else "The formation is shown the right way round again."
+            )
         if self._anchor is None or self._fitted_for != area:
             ox, oy = self._fitted(shown, area)
         else:
             # Where the grid's (0, 0) sits in the board area now: its place on the formation, as scrolled.
             # (The scroller moves its content by a translation, not by the formation's pos.)
-            ox = self._anchor[0] - scroller.scroll_x * max(0.0, formation.width - area[0])
+            ox = self._anchor[0]
             oy = self._anchor[1] - scroller.scroll_y * max(0.0, formation.height - area[1])
             if new_turn and not self._all_tiles_in_sight(shown, ox, oy, area) and self._tiles_fit(shown, area):
                 ox, oy = self._fitted(shown, area)
                 self.say("New turn: the formation is centred again, so every tile is in sight.")
         self._fitted_for = area
-        cols = [c.at[0] for c in shown.cells] or [0]
-        rows = [c.at[1] for c in shown.cells] or [0]
-        min_x, max_x = min(0.0, ox + min(cols) * size), max(area[0], ox + (max(cols) + 1) * size)
+        placed = [self._place(c.at) for c in shown.cells] or [(0, 0)]
+        cols, rows = [c for c, _ in placed], [r for _, r in placed]
+        # Sideways the formation is exactly the board's width: it moves over only as far as it must to stay in it.
+        was = ox
+        ox = min(ox, area[0] - (max(cols) + 1) * size)
+        ox = max(ox, -min(cols) * size)
+        if abs(ox - was) > 1 and self._anchor is not None and not new_turn:
+            self.say("The formation moved over to stay in sight: the board never scrolls sideways.")
         min_y, max_y = min(0.0, oy - max(rows) * size), max(area[1], oy - min(rows) * size + size)
-        formation.size = (max_x - min_x, max_y - min_y)
-        self._anchor = (ox - min_x, oy - min_y)
+        formation.size = (area[0], max_y - min_y)
+        self._anchor = (ox, oy - min_y)
         # Scroll so the part of the formation that was in view stays exactly where it was.
-        spare_x, spare_y = formation.width - area[0], formation.height - area[1]
-        scroller.scroll_x = -min_x / spare_x if spare_x > 0 else 0
+        spare_y = formation.height - area[1]
+        scroller.scroll_x = 0
         scroller.scroll_y = -min_y / spare_y if spare_y > 0 else 0
         anchor_x, anchor_y = self._anchor
 
         def origin(at: Pos) -> tuple[float, float]:
-            return anchor_x + at[0] * size, anchor_y - at[1] * size
+            col, row = self._place(at)
+            return anchor_x + col * size, anchor_y - row * size
 
         formation.clear_widgets()
+        formation.ids.clear()
         self.spots, self.tile_views, self.spaces = {}, {}, {}
         for cell in shown.cells:  # spaces first, tiles last: what is drawn later lies on top
             if cell.kind == "space":
@@ -196,40 +225,61 @@ class QuinqueScreen(GameScreen):
                 self._add_tile(formation, cell, origin(cell.at))
         self._ring_line(formation, shown.line_ends, origin)
 
-    @staticmethod
-    def _fitted(shown: QuinqueShown, area: tuple[float, float]) -> tuple[float, float]:
+    def _place(self, at: Pos) -> Pos:
+        """A grid cell's column and row on screen: as on the table, or turned a quarter clockwise."""
+        return (-at[1], at[0]) if self._turned else at
+
+    def _corner_place(self, i: int) -> tuple[int, int]:
+        """Where a tile's `i`th skydiver (nw, ne, sw, se) sits in the tile on screen: column, row (0 top)."""
+        x, y = i % 2, i // 2
+        return (1 - y, x) if self._turned else (x, y)
+
+    def _span(self, shown: QuinqueShown, *, tiles_only: bool = False) -> tuple[int, int, int, int]:
+        """The first column and row on screen, and how many columns and rows the formation takes."""
+        placed = [self._place(c.at) for c in shown.cells if not tiles_only or c.kind == "tile"] or [(0, 0)]
+        left, top = min(c for c, _ in placed), min(r for _, r in placed)
+        return left, top, max(c for c, _ in placed) - left + 1, max(r for _, r in placed) - top + 1
+
+    def _should_turn(self, shown: QuinqueShown, width: float, *, new_turn: bool) -> bool:
+        """Turned a quarter when the formation is wider than the board and turning it makes it fit; turned
+        back only between turns, once it fits the right way round (never back and forth within a turn)."""
+        too_wide = shown.columns * cell_size() > width
+        if self._turned:
+            return too_wide or not new_turn
+        return too_wide and shown.rows * cell_size() <= width
+
+    def _fitted(self, shown: QuinqueShown, area: tuple[float, float]) -> tuple[float, float]:
         """Where the grid's (0, 0) goes in the board area for the formation to sit in its middle."""
         size = cell_size()
-        width, height = shown.columns * size, shown.rows * size
-        return (area[0] - width) / 2 - shown.left * size, (area[1] - height) / 2 + (shown.top + shown.rows - 1) * size
+        left, top, columns, rows = self._span(shown)
+        width, height = columns * size, rows * size
+        return (area[0] - width) / 2 - left * size, (area[1] - height) / 2 + (top + rows - 1) * size
 
-    @staticmethod
-    def _tiles_fit(shown: QuinqueShown, area: tuple[float, float]) -> bool:
+    def _tiles_fit(self, shown: QuinqueShown, area: tuple[float, float]) -> bool:
         """Whether the placed tiles fit the board area at all (if not, centring again would not help: scroll)."""
-        tiles = [c.at for c in shown.cells if c.kind == "tile"] or [(0, 0)]
-        columns = max(c for c, _ in tiles) - min(c for c, _ in tiles) + 1
-        rows = max(r for _, r in tiles) - min(r for _, r in tiles) + 1
+        _, _, columns, rows = self._span(shown, tiles_only=True)
         return columns * cell_size() <= area[0] and rows * cell_size() <= area[1]
 
-    @staticmethod
-    def _all_tiles_in_sight(shown: QuinqueShown, ox: float, oy: float, area: tuple[float, float]) -> bool:
+    def _all_tiles_in_sight(self, shown: QuinqueShown, ox: float, oy: float, area: tuple[float, float]) -> bool:
         size = cell_size()
+        placed = [self._place(c.at) for c in shown.cells if c.kind == "tile"]
         return all(
-            ox + c.at[0] * size >= 0
-            and ox + (c.at[0] + 1) * size <= area[0] + 1
-            and oy - c.at[1] * size >= 0
-            and oy - c.at[1] * size + size <= area[1] + 1
-            for c in shown.cells
-            if c.kind == "tile"
+            ox + col * size >= 0
+            and ox + (col + 1) * size <= area[0] + 1
+            and oy - row * size >= 0
+            and oy - row * size + size <= area[1] + 1
+            for col, row in placed
         )
 
     def _add_space(self, formation: QuinqueFormation, cell: CellShown, pos: tuple[float, float]) -> None:
-        space = QuinqueSpace(pos=pos, size=(cell_size(), cell_size()))
+        inset = edge()
+        space = QuinqueSpace(pos=(pos[0] + inset, pos[1] + inset), size=(cell_size() - 2 * inset,) * 2)
         if cell.lit:
             space.back, space.edge = theme.LIT_SPACE, theme.ACCENT
         space.bind(on_press=lambda _w, at=cell.at: self.touch_space(at))
         formation.add_widget(space)
         self.spaces[cell.at] = space
+        formation.ids[f"space_{cell.at[0]}_{cell.at[1]}"] = space  # named by its place: a moved tile is another place
 
     def _add_tile(self, formation: QuinqueFormation, cell: CellShown, pos: tuple[float, float]) -> None:
         size = cell_size()
@@ -240,11 +290,12 @@ class QuinqueScreen(GameScreen):
             tile.back, tile.edge, tile.edge_width = theme.TILE_CHOSEN, theme.TEXT, 3
         elif cell.outlined:
             tile.edge, tile.edge_width = (*theme.ACCENT[:3], 0.7), 1.6
-        pad = (size - 2 * spot_size()) / 2
+        pad, step = edge(), spot_size() + spot_gap()
         for i, skydiver in enumerate(cell.skydivers):
+            col, row = self._corner_place(i)
             spot = QuinqueSpot(
                 size=(spot_size(), spot_size()),
-                pos=(pad + (i % 2) * spot_size(), pad + (1 - i // 2) * spot_size()),
+                pos=(pad + col * step, pad + (1 - row) * step),
                 text=skydiver.initial,
             )
             if skydiver.seat is not None:
@@ -256,6 +307,7 @@ class QuinqueScreen(GameScreen):
             spot.bind(on_press=lambda _w, at=cell.at, corner=skydiver.corner: self.touch_skydiver(at, corner))
             tile.add_widget(spot)
             self.spots[(cell.at, skydiver.corner)] = spot
+            formation.ids[f"spot_{cell.at[0]}_{cell.at[1]}_{skydiver.corner}"] = spot
         formation.add_widget(tile)
         self.tile_views[cell.at] = tile
 
@@ -277,9 +329,9 @@ class QuinqueScreen(GameScreen):
     def _spot_centre(self, skydiver: Pos, origin: Origin) -> tuple[float, float]:
         x, y = skydiver
         ox, oy = origin((x // 2, y // 2))
-        pad = (cell_size() - 2 * spot_size()) / 2
-        half = spot_size() / 2
-        return ox + pad + (x % 2) * spot_size() + half, oy + pad + (1 - y % 2) * spot_size() + half
+        col, row = self._corner_place(x % 2 + 2 * (y % 2))
+        pad, step, half = edge(), spot_size() + spot_gap(), spot_size() / 2
+        return ox + pad + col * step + half, oy + pad + (1 - row) * step + half
 
     def _draw_panel(self, shown: QuinqueShown) -> None:
         board = self.board

@@ -28,8 +28,17 @@ from kivy.uix.widget import Widget
 from companion.dicestats import DiceStats
 from companion.game import View
 from ui import theme
-from ui.presenters.quintet import ButtonShown, PlayerShown, QuintetPresenter, QuintetShown, Tap, last_roll_note
+from ui.presenters.quintet import (
+    TURN_SLOTS,
+    ButtonShown,
+    PlayerShown,
+    QuintetPresenter,
+    QuintetShown,
+    Tap,
+    last_roll_note,
+)
 from ui.screens.base import GameScreen
+from ui.widgets.fitting import keep_fitted
 
 ROLL_ANIMATION = 0.4
 """Seconds the dice tumble after a roll (the issue allows at most half a second)."""
@@ -362,26 +371,46 @@ class QuintetScreen(GameScreen):
             spin.start(face)
 
     def _lay_out_buttons(self, rows: tuple[tuple[ButtonShown, ...], ...]) -> None:
+        """The captures from the top down; the turn row (Safety, Turn done) at the bottom in fixed places.
+
+        Each of Token to Safety, Both to Safety and Turn done keeps its own third of the bottom row whichever
+        of them the rules offer, so Turn done never slides under a finger aimed at another button.
+        """
         box = self.board.ids.actions
         box.clear_widgets()
+        turn_row: QuintetRow | None = None
         for row in rows:
             line = QuintetRow()
+            if row and row[0].slot >= 0:
+                slots: list[Widget] = [Widget() for _ in range(TURN_SLOTS)]
+                for button in row:
+                    slots[button.slot] = self._button(button)
+                for slot in slots:
+                    line.add_widget(slot)
+                turn_row = line
+                continue
             for button in row:
-                widget = (Factory.AccentButton if button.accent else Factory.BigButton)(
-                    text=button.text,
-                    disabled=not button.enabled,
-                    background_disabled_normal="",
-                    disabled_color=theme.DISABLED_TEXT,
-                )
-                if not button.enabled:
-                    widget.background_color = theme.DISABLED_BUTTON
-                widget.bind(on_release=lambda _w, tap=button.tap: self.tap(tap))
-                line.add_widget(widget)
+                line.add_widget(self._button(button))
             box.add_widget(line)
         if self.shown is not None and self.shown.order_text:
             # Below the buttons, so its words never push a button from under a finger.
             box.add_widget(Factory.QuintetOrder(text=self.shown.order_text))
         box.add_widget(Widget())  # the rows sit at the top
+        if turn_row is not None:
+            box.add_widget(turn_row)
+
+    def _button(self, button: ButtonShown) -> Widget:
+        widget = (Factory.AccentButton if button.accent else Factory.BigButton)(
+            text=button.text,
+            disabled=not button.enabled,
+            background_disabled_normal="",
+            disabled_color=theme.DISABLED_TEXT,
+        )
+        if not button.enabled:
+            widget.background_color = theme.DISABLED_BUTTON
+        keep_fitted(widget, smallest=sp(14))  # a long capture wraps (or steps its font down), never ends in "…"
+        widget.bind(on_release=lambda _w, tap=button.tap: self.tap(tap))
+        return widget
 
     # -- what the table taps ---------------------------------------------------------
 
