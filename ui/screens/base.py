@@ -58,6 +58,11 @@ CLOCK_LATE = 0.02
 """Seconds after the shown second changes that the clock is woken: Kivy's Clock may fire a frame early."""
 CLOCK_PADDING = 16
 """Room beside the clock's digits, in dp."""
+CLOCK_WIDEST = "0:00:00"
+"""The widest the clock gets (a game of an hour or more; paused, "paused" goes under it, smaller): its slot is
+always this wide, so nothing in the top bar (the banner, a tappable, above all) changes size one tap to the next."""
+CLOCK_FONT = 20
+"""The clock's font size in sp (16 while paused, two lines)."""
 PLAIN_SECONDS = 8.0
 """How long a plain sentence (not a refusal) stays in the banner, covering whose turn it is."""
 BANNER_FONTS = (18, 15)

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
+from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
@@ -40,6 +41,37 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 KV = beside(__file__)
+
+
+def fit_text(widget: Any, sizes: Sequence[float], *, room: float = 8.0) -> None:
+    """Wrap `widget`'s text (a Label or Button) and keep the largest font of `sizes` (sp) at which it fits its box.
+
+    Issue 21: a 16-character name in a card, on "Bartholomew Kemp goes first" or on a simulated button was cut
+    short with "…"; now it wraps, and only if two lines are still too many for the box does the font shrink.
+    `room` is the dp left free around the text.
+    """
+
+    def fit(*_: Any) -> None:
+        width = max(1.0, widget.width - dp(room))
+        widget.shorten = False
+        widget.text_size = (width, None)
+        for size in sizes:
+            widget.font_size = sp(size)
+            widget.texture_update()
+            text_width, text_height = widget.texture_size
+            if text_height <= widget.height - dp(room) / 2 and text_width <= width + 1:
+                return
+
+    trigger = Clock.create_trigger(fit)
+    widget.fbind("size", trigger)
+    widget.fbind("text", trigger)
+    fit()
+
+
+ACTION_FONTS = (19, 17, 15, 13)
+"""An action's font sizes in sp, largest first (see `fit_text`)."""
+SIMULATED_FONTS = (17, 15, 13, 11)
+"""A simulated button's font sizes in sp, largest first."""
 
 
 class RacerCard(BoxLayout):
@@ -178,6 +210,8 @@ class RaceScreen(Screen):
         from ui.widgets.table_hardware import TableHardwarePanel
 
         self.panel = TableHardwarePanel(buttons, self.players)
+        for button in self.panel.sim_buttons:  # "Wilhelmina Mayer's button [A / left Shift]" wraps, whole
+            fit_text(button, SIMULATED_FONTS)
         self.ids.hardware_slot.add_widget(self.panel)
         self.panel.start()
 
@@ -254,6 +288,7 @@ class RaceScreen(Screen):
         self.action_buttons = {}
         for control in controls:
             button = RaceAction(text=control.text, accent=control.accent, disabled=control.disabled)
+            fit_text(button, ACTION_FONTS)
             button.callback = self._callback(control)
             button.bind(on_release=lambda b: b.callback())
             self.action_buttons[control.key] = button
