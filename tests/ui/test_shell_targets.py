@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from companion.dice import RandomDice
 from companion.game import RuleError
 from tests.support import golden
 
@@ -65,6 +66,7 @@ def test_the_top_bar_targets_are_8_px_apart_and_the_banner_keeps_its_box(ui: Any
         ui.settle()
         assert screen.paused and "paused" in ids.clock_label.text
         assert (box(ids.banner), box(ids.undo_button)) == (banner, undo)
+        ui.screenshot(f"top-bar-paused-{size[0]}x{size[1]}.png")
         ids.clock_label.texture_update()
         assert ids.clock_label.texture_size[0] <= ids.clock_label.width
         assert ids.clock_label.texture_size[1] <= ids.top_bar.height
@@ -83,6 +85,7 @@ def _played(ui: Any, names: list[str]) -> Any:
     path = next(p for p in golden.scripts("quintet") if p.stem == "quintet-two-players")
     script = golden.read(path)
     renamed = dict(zip(script.players, names, strict=False))
+    ui.table.dice = RandomDice.seeded(script.seed or 1)  # the script's own rolls: its moves are accepted
     screen = ui.start_game("quintet", names)
     for _, action in script.actions[:12]:
         text = json.dumps(action)
@@ -134,6 +137,20 @@ def test_log_lines_are_a_finger_high_and_8_px_apart(ui: Any) -> None:
     view.close()
 
 
+def shown_names(ui: Any, screen: Any, names: list[str], shot: str) -> None:
+    """Every widget of the race screen with a player's name in it shows its whole text; buttons a finger big."""
+    ui.settle()
+    ui.screenshot(shot)
+    texts = [w for w in screen.walk(restrict=True) if hasattr(w, "texture_size") and getattr(w, "text", "")]
+    for name in names:
+        shown = [w for w in texts if name in w.text]
+        assert shown, name
+        for widget in shown:
+            whole(widget)
+    for button in [*screen.action_buttons.values(), *(screen.panel.sim_buttons if screen.panel else [])]:
+        assert button.height >= TARGET and button.width >= TARGET
+
+
 @pytest.mark.parametrize("count", [2, 3, 5])
 def test_the_race_shows_the_longest_names_whole(ui: Any, count: int) -> None:
     """Issue 21 audit: "Race screen: with long (16-character) names the card name, "Bartholomew Kemp goes
@@ -146,17 +163,9 @@ def test_the_race_shows_the_longest_names_whole(ui: Any, count: int) -> None:
     screen = open_race(game_screen, rng=random.Random(11))
     ui.settle()
     try:
-        screen._no_race("No buttons: tap who goes first.")  # the row of "<name> goes first" buttons
-        ui.settle()
-        ui.screenshot(f"race-long-names-{count}.png")
-        texts = [w for w in screen.walk(restrict=True) if hasattr(w, "texture_size") and getattr(w, "text", "")]
-        for name in names:
-            shown = [w for w in texts if name in w.text]
-            assert shown, name
-            for widget in shown:
-                whole(widget)
-        for button in [*screen.action_buttons.values(), *(screen.panel.sim_buttons if screen.panel else [])]:
-            assert button.height >= TARGET and button.width >= TARGET
+        shown_names(ui, screen, names, f"race-long-names-{count}.png")  # the test mode, with the simulated buttons
+        screen._no_race("No buttons: tap who goes first.")  # a row of "<name> goes first" buttons
+        shown_names(ui, screen, names, f"race-long-names-{count}-choice.png")
     finally:
         screen.back()
 

@@ -19,7 +19,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
-from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
@@ -31,6 +30,7 @@ from companion.race import choose_first, first_choice
 from ui import theme
 from ui.kv import beside, load_kv
 from ui.presenters import race as presenter
+from ui.screens.base import fit_text
 
 if TYPE_CHECKING:
     from companion.session import Session
@@ -41,31 +41,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 KV = beside(__file__)
-
-
-def fit_text(widget: Any, sizes: Sequence[float], *, room: float = 8.0) -> None:
-    """Wrap `widget`'s text (a Label or Button) and keep the largest font of `sizes` (sp) at which it fits its box.
-
-    Issue 21: a 16-character name in a card, on "Bartholomew Kemp goes first" or on a simulated button was cut
-    short with "…"; now it wraps, and only if two lines are still too many for the box does the font shrink.
-    `room` is the dp left free around the text.
-    """
-
-    def fit(*_: Any) -> None:
-        width = max(1.0, widget.width - dp(room))
-        widget.shorten = False
-        widget.text_size = (width, None)
-        for size in sizes:
-            widget.font_size = sp(size)
-            widget.texture_update()
-            text_width, text_height = widget.texture_size
-            if text_height <= widget.height - dp(room) / 2 and text_width <= width + 1:
-                return
-
-    trigger = Clock.create_trigger(fit)
-    widget.fbind("size", trigger)
-    widget.fbind("text", trigger)
-    fit()
 
 
 ACTION_FONTS = (19, 17, 15, 13)
