@@ -74,6 +74,13 @@ def test_the_top_bar_targets_are_8_px_apart_and_the_banner_keeps_its_box(ui: Any
         screen.clock_text = "1:02:03"  # a game of more than an hour: the widest clock
         ui.settle()
         assert (box(ids.banner), box(ids.undo_button)) == (banner, undo)
+        # Whose turn, however long, wraps and fits the bar (the clock's wider slot left it less room)
+        screen.turn_text = "Wilhelmina Mayer: both actions taken, end the turn"
+        screen.put_away_banner()
+        ui.settle()
+        ui.screenshot(f"top-bar-long-turn-{size[0]}x{size[1]}.png")
+        whole(ids.turn_label)
+        assert ids.turn_label.texture_size[1] <= ids.top_bar.height
     finally:
         ui.resize(800, 480)
 
