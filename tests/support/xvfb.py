@@ -8,7 +8,10 @@ import shutil
 import subprocess
 from collections.abc import Iterator
 
-SCREEN = "1280x800x24"
+SCREEN = "1920x1200x24"
+"""The virtual screen: larger than the largest window the tests use (1280x800), with room to spare, since a
+window keeps the place it was centred at for 800x480 when it grows: on a 1280x800 screen, at (240, 160), the
+screen's edge cut through a 1280x800 window."""
 
 
 class XvfbMissing(RuntimeError):

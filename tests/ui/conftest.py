@@ -163,8 +163,15 @@ class Ui:
         self.frames(3)
 
     def resize(self, width: int, height: int) -> None:
+        from kivy.graphics.opengl import GL_VIEWPORT, glGetIntegerv
+
         self.window.size = (width, height)
         self.wait(0.5)  # Xvfb needs a moment before a grown window draws cleanly
+        # On a loaded machine the window's resize can arrive later still: a screenshot taken before GL draws
+        # at the new size shows the old size's corner and noise around it. Wait for it, then draw afresh.
+        self.wait_until(lambda: tuple(glGetIntegerv(GL_VIEWPORT))[2:] == (width, height), timeout=10.0)
+        self.window.canvas.ask_update()
+        self.frames(2)
 
     def frames(self, count: int = 3) -> None:
         """Let Kivy run `count` frames (layout, clock callbacks, drawing)."""
@@ -234,6 +241,8 @@ class Ui:
         """Save what the window shows as build/screenshots/`name` and return the path."""
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         self.frames(3)
+        self.window.canvas.ask_update()  # a frame drawn now, at the window's size, is the one read back
+        self.frames(1)
         target = SCREENSHOTS / name
         stem = str(target.with_suffix(""))
         made = Path(self.window.screenshot(name=f"{stem}.png"))

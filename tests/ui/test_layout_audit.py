@@ -83,15 +83,6 @@ QUIN = "quin: Quin's screen"
 GAMES = "games: Quintet, Quinque, Quantum Link and Quark"
 
 KNOWN_FINDINGS: list[Known] = [
-    # -- the shared game screen, the Log, the race (shell) ------------------------------------------------------
-    Known(r"^game:", r"^BarButton#undo_button ", r"targets: closer than", SHELL),  # Undo and Redo 6 px apart
-    Known(r"^game:", r"^BarButton#menu_button ", r"targets: closer than", SHELL),  # Menu 6 px from the banner
-    Known(r"^game:", r"^Banner#banner ", r"stability: moved", SHELL),  # the banner narrows when the clock pauses
-    Known(r"^LogView$", r"^Label#(heading|status) ", r"nothing cut: shortened", SHELL),
-    Known(r"^LogView$", r"^LogLine ", r"targets: smaller than", SHELL),  # a line 38 px high
-    Known(r"^LogView$", r"^LogLine ", r"targets: closer than", SHELL),  # lines 0 px apart
-    Known(r"^LogView$", r"^(BigButton#mode_button|AccentButton#close_button) ", r"targets: closer than", SHELL),
-    Known(r"^race$", r"^(BodyLabel|RaceAction|SimulatedButton) ", r"nothing cut: shortened", SHELL),
     # -- Quin ----------------------------------------------------------------------------------------------------
     Known(r"^game:quin$", r"^QuinPiece ", r"targets: closer than", QUIN),  # pieces 1 px apart
     Known(r"^game:quin$", r"^QuinPiece ", r"stability: moved", QUIN),  # the board moves when play begins

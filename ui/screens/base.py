@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +58,13 @@ CLOCK_LATE = 0.02
 """Seconds after the shown second changes that the clock is woken: Kivy's Clock may fire a frame early."""
 CLOCK_PADDING = 16
 """Room beside the clock's digits, in dp."""
+CLOCK_WIDEST = "0:00:00"
+"""The widest the clock gets (a game of an hour or more; paused, "paused" goes under it, smaller): its slot is
+always this wide, so nothing in the top bar (the banner, a tappable, above all) changes size one tap to the next."""
+CLOCK_FONT = 20
+"""The clock's font size in sp (16 while paused, two lines)."""
+TURN_FONTS = (20, 17, 15)
+"""Whose turn it is, in the top bar: its font sizes in sp, largest first (see `fit_text`)."""
 PLAIN_SECONDS = 8.0
 """How long a plain sentence (not a refusal) stays in the banner, covering whose turn it is."""
 BANNER_FONTS = (18, 15)
@@ -88,6 +95,30 @@ def clock_room(text: str, font_size: float, font_name: str, bold: bool) -> float
     return float(probe.content_width + dp(CLOCK_PADDING))
 
 
+def fit_text(widget: Any, sizes: Sequence[float], *, room: float = 8.0) -> None:
+    """Wrap `widget`'s text (a Label or Button) and keep the largest font of `sizes` (sp) at which it fits its box.
+
+    Issue 21: whose turn it is in the top bar, a 16-character name on the race's cards, "Bartholomew Kemp goes
+    first" and a simulated button were cut short with "…"; now they wrap, and only if the lines are still too
+    many for the box does the font shrink. `room` is the dp left free around the text.
+    """
+
+    def fit(*_: Any) -> None:
+        width = max(1.0, widget.width - dp(room))
+        widget.shorten = False
+        widget.text_size = (width, None)
+        for size in sizes:
+            widget.font_size = sp(size)
+            widget.texture_update()
+            text_width, text_height = widget.texture_size
+            if text_height <= widget.height - dp(room) / 2 and text_width <= width + 1:
+                return
+
+    widget.fbind("text", fit)  # a new text is fitted at once: no frame shows it cut or spilling
+    widget.fbind("size", Clock.create_trigger(fit))  # the layout may set the size several times in a frame
+    fit()
+
+
 class GameScreen(Screen):
     """A screen for one game in progress. Subclasses override `build_body` and `render`."""
 
@@ -115,6 +146,9 @@ class GameScreen(Screen):
         self.phone_choices: set[str] = set()  # display seats whose player chose a phone too, while this game shows
         self._open_views: dict[str, ModalView] = {}  # the popup of each kind that is open (`open_once`)
         super().__init__(name=f"game:{session.game.name}", **kwargs)
+        turn = self.ids.get("turn_label")
+        if turn is not None:  # a screen with rules of its own may have no top bar of ours
+            fit_text(turn, TURN_FONTS, room=0)
         self.session = session
         self.title = session.game.title
         body = self.build_body()

@@ -30,6 +30,7 @@ from companion.race import choose_first, first_choice
 from ui import theme
 from ui.kv import beside, load_kv
 from ui.presenters import race as presenter
+from ui.screens.base import fit_text
 
 if TYPE_CHECKING:
     from companion.session import Session
@@ -40,6 +41,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 KV = beside(__file__)
+
+
+ACTION_FONTS = (19, 17, 15, 13)
+"""An action's font sizes in sp, largest first (see `fit_text`)."""
+SIMULATED_FONTS = (17, 15, 13, 11)
+"""A simulated button's font sizes in sp, largest first."""
 
 
 class RacerCard(BoxLayout):
@@ -178,6 +185,8 @@ class RaceScreen(Screen):
         from ui.widgets.table_hardware import TableHardwarePanel
 
         self.panel = TableHardwarePanel(buttons, self.players)
+        for button in self.panel.sim_buttons:  # "Wilhelmina Mayer's button [A / left Shift]" wraps, whole
+            fit_text(button, SIMULATED_FONTS)
         self.ids.hardware_slot.add_widget(self.panel)
         self.panel.start()
 
@@ -254,6 +263,7 @@ class RaceScreen(Screen):
         self.action_buttons = {}
         for control in controls:
             button = RaceAction(text=control.text, accent=control.accent, disabled=control.disabled)
+            fit_text(button, ACTION_FONTS)
             button.callback = self._callback(control)
             button.bind(on_release=lambda b: b.callback())
             self.action_buttons[control.key] = button
