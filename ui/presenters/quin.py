@@ -310,7 +310,9 @@ def _piece(owner: str, owner_mark: str, piece: Mapping[str, Any], selection: Sel
     if key in selection.pieces:
         mark = "attacker" if selection.pieces[0] == key else "selected"
     identity = piece.get("identity")
-    words = f"\n[size={_word_size(TINY[identity])}]{TINY[identity]}[/size]" if identity else ""
+    # The line break sits inside the small size: a line is as tall as its largest type, so "Artificial Light"
+    # on two small lines under the label fits a 48 px piece.
+    words = f"[size={_word_size(TINY[identity])}]\n{TINY[identity]}[/size]" if identity else ""
     return PieceShown(key, f"[b]{key[1]}[/b]{words}", look, mark, owner_mark)
 
 

@@ -102,6 +102,7 @@ class QuinSide(BoxLayout):
     powers = StringProperty("")
     card = StringProperty("")
     active = BooleanProperty(False)
+    row = NumericProperty(dp(48))  # a row of pieces' height: at least 48 px (set in quin.kv from the side's height)
 
 
 class QuinPlayActions(GridLayout):
@@ -112,10 +113,14 @@ class QuinPlayActions(GridLayout):
 
 
 class QuinResult(Label):
-    """The big result line: as large as fits its box, smaller for a long sentence, never cut at the top or bottom."""
+    """A line set as large as fits its box, smaller for a long sentence, never cut at the top or bottom.
+
+    `least` is the whole text's height at the smallest size: the box is never given less (see quin.kv).
+    """
 
     largest = NumericProperty(sp(22))
     smallest = NumericProperty(sp(12))
+    least = NumericProperty(0)
 
     def __init__(self, **kwargs: Any) -> None:
         self._fit_later = Clock.create_trigger(lambda _dt: self.fit())
@@ -125,6 +130,9 @@ class QuinResult(Label):
     def fit(self) -> None:
         """The largest font size (in whole sp) at which the whole text fits the box."""
         self.text_size = (max(self.width - dp(8), 1), None)
+        self.font_size = self.smallest
+        self.texture_update()
+        self.least = self.texture_size[1]
         size = self.largest
         while True:
             self.font_size = size
