@@ -97,12 +97,6 @@ KNOWN_FINDINGS: list[Known] = [
     Known(r"^home$", r"^BodyLabel ", r"nothing cut:", HOME),  # the wins strip's names, squeezed to "…"
     Known(r"^PastGamesPopup$", r"^PastGameRow ", r"targets: closer than", HOME),
     Known(r"^SettingsPopup$", r"^ChoiceToggle ", r"targets: closer than", HOME),
-    # -- Quin ----------------------------------------------------------------------------------------------------
-    Known(r"^game:quin$", r"^QuinPiece ", r"targets: closer than", QUIN),  # pieces 1 px apart
-    Known(r"^game:quin$", r"^QuinPiece ", r"stability: moved", QUIN),  # the board moves when play begins
-    Known(r"^game:quin$", r"^QuinVerb#", r"targets: closer than", QUIN),  # the verbs 5 px apart
-    Known(r"^game:quin$", r"^AccentButton#setup\d ", r"nothing cut: shortened", QUIN),
-    Known(r"^game:quin$", r"^Label#result_label ", r"nothing cut: lines dropped", QUIN),
     # -- Quintet, Quinque, Quantum Link, Quark (games) -----------------------------------------------------------
     Known(r"^game:quintet$", r"^BigButton ", r"nothing cut: shortened", GAMES),  # "Token to Safety", long captures
     Known(r"^game:quintet$", r"^BigButton ", r"targets: closer than", GAMES),  # 6 px between the buttons
