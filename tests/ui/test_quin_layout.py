@@ -1,0 +1,127 @@
+"""Quin's board a finger can hit at 800×480 (issue 21), measured in the real window with the layout audit's own
+rulers: 48 px targets 8 px apart, nothing moving one action apart, nothing cut with the longest names."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from companion.config import PhonesConfig
+from companion.games.quin.examples import example_setup
+from tests.support.layout_audit import Finding, Scene, audit, gap, surface_of, window_rect
+from tests.ui.test_quin_table_trust import FakeHub
+
+pytestmark = pytest.mark.ui
+
+LONG = ("Wilhelmina Mayer", "Maximilian Worth")  # 16 characters: the longest names a player may type
+TARGET, APART = 48.0, 8.0
+
+
+def rects(widgets: list[Any]) -> list[tuple[float, float, float, float]]:
+    return [window_rect(w) for w in widgets]
+
+
+def too_small_or_close(widgets: list[Any]) -> list[str]:
+    """Every widget under 48×48 px, and every pair closer than 8 px."""
+    found = []
+    boxes = [(w, window_rect(w)) for w in widgets]
+    for i, (a, ra) in enumerate(boxes):
+        if ra[2] - ra[0] < TARGET or ra[3] - ra[1] < TARGET:
+            found.append(f"{a.text!r} is {ra[2] - ra[0]:.0f}x{ra[3] - ra[1]:.0f}")
+        for b, rb in boxes[i + 1 :]:
+            if gap(ra, rb) < APART:
+                found.append(f"{a.text!r} is {gap(ra, rb):.0f} px from {b.text!r}")
+    return found
+
+
+def findings(ui: Any) -> list[Finding]:
+    """The audit's findings on what the window shows now, but the shared top bar's (the shell's own)."""
+    ui.settle()
+    surface, roots = surface_of(ui.window, ui.app.screens)
+    size = (int(ui.window.width), int(ui.window.height))
+    scene = Scene.measure(surface, "test", roots, size)
+    return [f for f in audit(scene, check_size=size == (800, 480)) if not f.where.startswith(("BarButton", "Banner"))]
+
+
+def test_every_piece_and_play_button_is_48_px_and_8_px_apart_at_800x480_and_1280x800(ui: Any) -> None:
+    """Audit: "QuinPiece: pieces 1 px apart: every piece must be at least 48x48 px and 8 px from the next at
+    800x480"; "QuinVerb buttons [...] are 5 px apart: 8 px"; "'11 Artificial Light': lines dropped". Both sides'
+    34 pieces show at once (a flash is a tap on each side), with Artificial Light revealed under its label."""
+    screen = ui.start_game("quin", list(LONG))
+    screen.session.act(example_setup(LONG[0]))
+    screen.session.act(example_setup(LONG[1]))
+    view = copy.deepcopy(screen.session.public_view())
+    for side in view["players"]:  # every identity shown, as at the end: "Artificial Light" takes two lines
+        for piece in side["pieces"]:
+            piece["identity"] = "Artificial Light"
+    screen.render(view)
+    try:
+        for size in ((800, 480), (1280, 800)):
+            ui.resize(*size)
+            ui.settle()
+            pieces = list(screen.pieces.values())
+            assert len(pieces) == 34
+            assert too_small_or_close(pieces) == [], size
+            assert too_small_or_close(list(screen.play_actions.children)) == [], size
+            board = window_rect(screen.table_view.ids.board_scroll)
+            assert all(window_rect(p)[3] <= board[3] + 1 and window_rect(p)[1] >= board[1] - 1 for p in pieces), (
+                "every piece in sight without scrolling"
+            )
+            assert findings(ui) == [], size
+            if size == (800, 480):
+                ui.screenshot("quin-layout-play.png")
+    finally:
+        ui.resize(800, 480)
+
+
+def test_no_piece_or_button_moves_when_play_begins_or_a_card_line_grows(ui: Any) -> None:
+    """Audit: "QuinPiece: pieces move one action apart when play begins (×187): the board must not move under a
+    finger one tap apart". The second setup done starts play (the Zero-G card lines appear), and a flash writes a
+    face-up piece on a card: neither moves a piece or a play button."""
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    screen.session.act(example_setup("Ann"))
+    ui.settle()
+    before = rects(list(screen.pieces.values()))
+    screen.session.act(example_setup("Bo"))
+    ui.settle()
+    assert screen.session.public_view()["phase"] == "play"
+    assert rects(list(screen.pieces.values())) == before
+    verbs = rects(list(screen.play_actions.children))
+    ui.tap(screen.pieces[("Ann", "8")])
+    ui.tap(screen.pieces[("Bo", "2")])  # Ann's Peripheral captures Bo's Shadow: Ann's card gains a face-up piece
+    ui.settle()
+    assert "face up Bo's 2" in screen.table_view.ids.side0.card
+    assert rects(list(screen.pieces.values())) == before
+    assert rects(list(screen.play_actions.children)) == verbs
+
+
+def test_the_setup_buttons_and_the_big_line_are_whole_with_the_longest_names_a_display_strip_and_phones(
+    ui: Any,
+) -> None:
+    """Audit: "With 16-character names: setup0/setup1 buttons shortened (313/305); result_label drops a line".
+    Reported by shell: "Quin's heading ('Private setup: each player in turn…') doesn't size to its text and gets
+    cut when the display status strip stacks beside the Phones button (phones on, two displays)"."""
+    hub = FakeHub()
+    from hardware.display.hub import DisplayState, DisplayStatus
+
+    hub.statuses = [DisplayStatus(LONG[0], DisplayState.UNPLUGGED), DisplayStatus(LONG[1], DisplayState.UNPLUGGED)]
+    config = ui.table.config
+    ui.table.displays = hub
+    ui.table.config = replace(config, phones=PhonesConfig(enabled=True))
+    try:
+        screen = ui.start_game("quin", list(LONG))
+        ui.settle()
+        assert screen.can_show_phones and len(screen.table_view.ids.display_spot.children) == 2
+        assert findings(ui) == []
+        for button in ("setup0", "setup1"):
+            assert ui.find(screen, button).text.startswith(LONG[int(button[-1])])
+        label = screen.table_view.ids.result_label
+        assert label.text.startswith("Private setup: each player in turn")
+        assert label.texture_size[1] <= label.height and label.least <= label.height
+        ui.screenshot("quin-layout-setup-long-names-phones.png")
+    finally:
+        ui.table.displays = None
+        ui.table.config = config
