@@ -12,12 +12,14 @@ import pytest
 from companion.config import PhonesConfig
 from companion.games.quin.examples import example_setup
 from tests.support.layout_audit import Finding, Scene, audit, gap, surface_of, window_rect
-from tests.ui.test_quin_table_trust import FakeHub
+from tests.ui.test_quin_table_trust import FakeHub, longest_flash_sentences
 
 pytestmark = pytest.mark.ui
 
 LONG = ("Wilhelmina Mayer", "Maximilian Worth")  # 16 characters: the longest names a player may type
 TARGET, APART = 48.0, 8.0
+SHELLS = ("BarButton", "Banner", "DisplayChip")
+"""The shared top bar's and the display strip's widgets: the shell's own, checked in its tests."""
 
 
 def rects(widgets: list[Any]) -> list[tuple[float, float, float, float]]:
@@ -38,12 +40,12 @@ def too_small_or_close(widgets: list[Any]) -> list[str]:
 
 
 def findings(ui: Any) -> list[Finding]:
-    """The audit's findings on what the window shows now, but the shared top bar's (the shell's own)."""
+    """The audit's findings on what the window shows now, but the shell's widgets'."""
     ui.settle()
     surface, roots = surface_of(ui.window, ui.app.screens)
     size = (int(ui.window.width), int(ui.window.height))
     scene = Scene.measure(surface, "test", roots, size)
-    return [f for f in audit(scene, check_size=size == (800, 480)) if not f.where.startswith(("BarButton", "Banner"))]
+    return [f for f in audit(scene, check_size=size == (800, 480)) if not f.where.startswith(SHELLS)]
 
 
 def test_every_piece_and_play_button_is_48_px_and_8_px_apart_at_800x480_and_1280x800(ui: Any) -> None:
@@ -103,7 +105,8 @@ def test_the_setup_buttons_and_the_big_line_are_whole_with_the_longest_names_a_d
 ) -> None:
     """Audit: "With 16-character names: setup0/setup1 buttons shortened (313/305); result_label drops a line".
     Reported by shell: "Quin's heading ('Private setup: each player in turn…') doesn't size to its text and gets
-    cut when the display status strip stacks beside the Phones button (phones on, two displays)"."""
+    cut when the display status strip stacks beside the Phones button (phones on, two displays)". Then in play,
+    the longest flash sentences the rules make, beside the same strip."""
     hub = FakeHub()
     from hardware.display.hub import DisplayState, DisplayStatus
 
@@ -121,7 +124,22 @@ def test_the_setup_buttons_and_the_big_line_are_whole_with_the_longest_names_a_d
         label = screen.table_view.ids.result_label
         assert label.text.startswith("Private setup: each player in turn")
         assert label.texture_size[1] <= label.height and label.least <= label.height
+        column = screen.table_view.ids.column_scroll
+        assert column.children[0].height <= column.height + 1, "the whole column in sight: nothing scrolled away"
         ui.screenshot("quin-layout-setup-long-names-phones.png")
+
+        # In play the longest flash sentences fit above the play buttons, and never move them.
+        screen.session.act(example_setup(LONG[0]))
+        screen.session.act(example_setup(LONG[1]))
+        ui.settle()
+        verbs = rects(list(screen.play_actions.children))
+        for sentence in longest_flash_sentences(LONG):
+            screen.table_view.result = sentence
+            ui.frames(3)
+            assert label.texture_size[1] <= label.height, sentence
+            assert column.children[0].height <= column.height + 1, sentence
+            assert rects(list(screen.play_actions.children)) == verbs, sentence
+        ui.screenshot("quin-layout-long-flash-phones.png")
     finally:
         ui.table.displays = None
         ui.table.config = config

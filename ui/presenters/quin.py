@@ -357,7 +357,9 @@ def _rival(view: View, name: str) -> str:
 def _hint(view: View, selection: Selection) -> str:
     if view["phase"] == "setup":
         rule = CAPTURE_RULE_WORDS.get(str(view.get("capture_rule")), "")
-        return f"Tap your name to set up in private: Clone, identities, starting points and Zero-G card. {rule}"
+        # The buttons below already say "Ann: set up in private": the hint keeps its room for the capture rule,
+        # so the big line, the buttons and a display strip with the Phones button all fit at 800x480.
+        return rule
     if view["phase"] == "over":
         return "The game is over."
     chosen = selection.pieces

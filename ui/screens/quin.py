@@ -226,7 +226,8 @@ class QuinScreen(GameScreen):
         # With the phones on, one tap opens the phones panel (it is in the Menu too, as for every such game).
         if not self.can_show_phones:
             return
-        button = Factory.BigButton(text="Phones")
+        # As narrow as its word: the display strip beside it keeps room for its names on fewer lines.
+        button = Factory.BigButton(text="Phones", size_hint_x=None, width=dp(104))
         button.bind(on_release=lambda _b: self.open_phones())
         self.table_view.ids.display_spot.add_widget(button)
 
