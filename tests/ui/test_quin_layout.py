@@ -143,3 +143,19 @@ def test_the_setup_buttons_and_the_big_line_are_whole_with_the_longest_names_a_d
     finally:
         ui.table.displays = None
         ui.table.config = config
+
+
+def test_the_private_setup_s_labels_and_chips_are_48_px_and_8_px_apart(ui: Any) -> None:
+    """Issue 21: "every tappable at least 48x48 px at 800x480 and at least 8 px from the next". The private setup
+    (hand-off mode) had its labels and chips 1 px apart; each label's number shows whole over its identity."""
+    screen = ui.start_game("quin", list(LONG))
+    ui.tap(ui.find(screen, "setup0"))
+    ui.tap(ui.find(screen, "cover_go"))
+    panel = screen.setup_panel
+    ui.tap(ui.find(panel, "deal_button"))
+    ui.settle()
+    for row in ("clone", "kinds", "pieces"):
+        chips = [w for w in panel.ids[row].children if hasattr(w, "on_release")]
+        assert too_small_or_close(chips) == [], row
+    assert findings(ui) == []
+    ui.screenshot("quin-layout-private-setup.png")

@@ -551,8 +551,8 @@ def present_setup(view: View, picks: SetupPicks) -> SetupShown:
 def _setup_piece(piece: Mapping[str, Any]) -> SetupPieceShown:
     label, identity = str(piece["label"]), piece["identity"]
     if identity is None:
-        return SetupPieceShown(label, f"[b]{label}[/b]\n[size=12sp]—[/size]", "unassigned")
+        return SetupPieceShown(label, f"[b]{label}[/b][size=12sp]\n—[/size]", "unassigned")
     on_board = piece["where"] == BOARD
     place = "start" if on_board else "Zero-G"
-    text = f"[b]{label}[/b]\n[size=12sp]{SHORT[identity]}\n{place}[/size]"
+    text = f"[b]{label}[/b][size=12sp]\n{SHORT[identity]}\n{place}[/size]"  # small lines: see `_piece`
     return SetupPieceShown(label, text, "board" if on_board else "waiting")
