@@ -73,8 +73,7 @@ def test_every_piece_and_play_button_is_48_px_and_8_px_apart_at_800x480_and_1280
                 "every piece in sight without scrolling"
             )
             assert findings(ui) == [], size
-            if size == (800, 480):
-                ui.screenshot("quin-layout-play.png")
+            ui.screenshot("quin-layout-play.png" if size == (800, 480) else "quin-layout-play-1280.png")
     finally:
         ui.resize(800, 480)
 

@@ -138,8 +138,10 @@ class QuinResult(Label):
             self.font_size = size
             self.texture_update()
             if self.texture_size[1] <= self.height or size <= self.smallest:
-                return
+                break
             size -= sp(1)
+        if self.valign == "top" and self.texture_size[1] <= self.height:
+            self.text_size = (self.text_size[0], self.height)  # the card's line under the pieces, not mid-box
 
 
 class QuinSetupActions(BoxLayout):
