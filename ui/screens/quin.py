@@ -103,6 +103,7 @@ class QuinSide(BoxLayout):
     card = StringProperty("")
     active = BooleanProperty(False)
     row = NumericProperty(dp(48))  # a row of pieces' height: at least 48 px (set in quin.kv from the side's height)
+    least = NumericProperty(0)  # the height below which something would be cut (quin.kv)
 
 
 class QuinPlayActions(GridLayout):
