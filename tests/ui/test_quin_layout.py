@@ -158,3 +158,31 @@ def test_the_private_setup_s_labels_and_chips_are_48_px_and_8_px_apart(ui: Any) 
         assert too_small_or_close(chips) == [], row
     assert findings(ui) == []
     ui.screenshot("quin-layout-private-setup.png")
+
+
+def test_the_replay_shows_both_sides_and_the_big_line_whole_in_its_shorter_body(ui: Any) -> None:
+    """Reported by shell: Quin's heading "doesn't size to its text and gets cut [...] in the replay (shorter
+    screen)". At every replayed step the 34 pieces are in sight without scrolling and the big line is whole."""
+    from tests.support import golden
+    from tests.ui.test_log_screen import drag_slider, open_log_from_menu, play_live
+
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    play_live(ui, screen, golden.FOLDER / "quin-key-light-captured.jsonl", lambda s: None)
+    view = open_log_from_menu(ui, screen)
+    ui.tap(view.ids.mode_button)
+    replayed = view.replay_screen
+    seen = set()
+    for step in (1, view.count // 2, view.count - 6):
+        drag_slider(ui, view.ids.slider, step)
+        ui.settle()
+        table = replayed.table_view
+        seen.add(replayed.session.public_view()["phase"])
+        board = window_rect(table.ids.board_scroll)
+        for key, piece in replayed.pieces.items():
+            rect = window_rect(piece)
+            assert board[1] - 1 <= rect[1] and rect[3] <= board[3] + 1, (step, key, rect, board)
+        label = table.ids.result_label
+        assert label.texture_size[1] <= label.height and label.least <= label.height, (step, label.text)
+        column = table.ids.column_scroll
+        assert window_rect(label)[3] <= window_rect(column)[3] + 1, "the big line in sight, not scrolled away"
+    assert "setup" in seen and "play" in seen
