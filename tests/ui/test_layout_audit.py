@@ -83,12 +83,6 @@ QUIN = "quin: Quin's screen"
 GAMES = "games: Quintet, Quinque, Quantum Link and Quark"
 
 KNOWN_FINDINGS: list[Known] = [
-    # -- Quin ----------------------------------------------------------------------------------------------------
-    Known(r"^game:quin$", r"^QuinPiece ", r"targets: closer than", QUIN),  # pieces 1 px apart
-    Known(r"^game:quin$", r"^QuinPiece ", r"stability: moved", QUIN),  # the board moves when play begins
-    Known(r"^game:quin$", r"^QuinVerb#", r"targets: closer than", QUIN),  # the verbs 5 px apart
-    Known(r"^game:quin$", r"^AccentButton#setup\d ", r"nothing cut: shortened", QUIN),
-    Known(r"^game:quin$", r"^Label#result_label ", r"nothing cut: lines dropped", QUIN),
     # -- Quintet, Quinque, Quantum Link, Quark (games) -----------------------------------------------------------
     # The formation moves over a column (112 px) when it grows past the board's side edge, or turns a quarter
     # when it is wider than the board (560 px, five tiles at 800x480): the board may not scroll sideways, and

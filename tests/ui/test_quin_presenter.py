@@ -68,7 +68,7 @@ def test_play_shows_where_pieces_are_and_only_what_was_revealed():
     state = act(started(), flash(ANN, "8", "2"))  # Ann's Peripheral captures Bo's Shadow
     shown = shown_for(state)
     assert shown.result == "Ann's 8 (Peripheral) captures Bo's 2 (Shadow)."
-    assert piece(shown, ANN, "8").text == "[b]8[/b]\n[size=10sp]Peripheral[/size]"
+    assert piece(shown, ANN, "8").text == "[b]8[/b][size=10sp]\nPeripheral[/size]"
     assert piece(shown, BO, "2").look == "taken" and "Shadow" in piece(shown, BO, "2").text
     assert piece(shown, ANN, "12").look == "waiting" and piece(shown, ANN, "1").look == "board"
     assert piece(shown, ANN, "1").text == "[b]1[/b]"

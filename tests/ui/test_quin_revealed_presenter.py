@@ -22,7 +22,7 @@ def identities_shown(view: View) -> list[str]:
     """The identity words under the pieces on the shared screen."""
     shown = present(view, Selection())
     return [found.group(1) for side in shown.sides for piece in side.pieces
-            if (found := re.search(r"\[size=\d+sp\](.*)\[/size\]", piece.text, re.S))]  # fmt: skip
+            if (found := re.search(r"\[size=\d+sp\]\n?(.*)\[/size\]", piece.text, re.S))]  # fmt: skip
 
 
 def test_a_finished_quin_game_shows_every_identity_live_and_at_every_step_of_its_story(tmp_path):

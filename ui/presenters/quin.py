@@ -310,7 +310,9 @@ def _piece(owner: str, owner_mark: str, piece: Mapping[str, Any], selection: Sel
     if key in selection.pieces:
         mark = "attacker" if selection.pieces[0] == key else "selected"
     identity = piece.get("identity")
-    words = f"\n[size={_word_size(TINY[identity])}]{TINY[identity]}[/size]" if identity else ""
+    # The line break sits inside the small size: a line is as tall as its largest type, so "Artificial Light"
+    # on two small lines under the label fits a 48 px piece.
+    words = f"[size={_word_size(TINY[identity])}]\n{TINY[identity]}[/size]" if identity else ""
     return PieceShown(key, f"[b]{key[1]}[/b]{words}", look, mark, owner_mark)
 
 
@@ -355,7 +357,9 @@ def _rival(view: View, name: str) -> str:
 def _hint(view: View, selection: Selection) -> str:
     if view["phase"] == "setup":
         rule = CAPTURE_RULE_WORDS.get(str(view.get("capture_rule")), "")
-        return f"Tap your name to set up in private: Clone, identities, starting points and Zero-G card. {rule}"
+        # The buttons below already say "Ann: set up in private": the hint keeps its room for the capture rule,
+        # so the big line, the buttons and a display strip with the Phones button all fit at 800x480.
+        return rule
     if view["phase"] == "over":
         return "The game is over."
     chosen = selection.pieces
@@ -547,8 +551,8 @@ def present_setup(view: View, picks: SetupPicks) -> SetupShown:
 def _setup_piece(piece: Mapping[str, Any]) -> SetupPieceShown:
     label, identity = str(piece["label"]), piece["identity"]
     if identity is None:
-        return SetupPieceShown(label, f"[b]{label}[/b]\n[size=12sp]—[/size]", "unassigned")
+        return SetupPieceShown(label, f"[b]{label}[/b][size=12sp]\n—[/size]", "unassigned")
     on_board = piece["where"] == BOARD
     place = "start" if on_board else "Zero-G"
-    text = f"[b]{label}[/b]\n[size=12sp]{SHORT[identity]}\n{place}[/size]"
+    text = f"[b]{label}[/b][size=12sp]\n{SHORT[identity]}\n{place}[/size]"  # small lines: see `_piece`
     return SetupPieceShown(label, text, "board" if on_board else "waiting")

@@ -102,6 +102,8 @@ class QuinSide(BoxLayout):
     powers = StringProperty("")
     card = StringProperty("")
     active = BooleanProperty(False)
+    row = NumericProperty(dp(48))  # a row of pieces' height: at least 48 px (set in quin.kv from the side's height)
+    least = NumericProperty(0)  # the height below which something would be cut (quin.kv)
 
 
 class QuinPlayActions(GridLayout):
@@ -112,10 +114,14 @@ class QuinPlayActions(GridLayout):
 
 
 class QuinResult(Label):
-    """The big result line: as large as fits its box, smaller for a long sentence, never cut at the top or bottom."""
+    """A line set as large as fits its box, smaller for a long sentence, never cut at the top or bottom.
+
+    `least` is the whole text's height at the smallest size: the box is never given less (see quin.kv).
+    """
 
     largest = NumericProperty(sp(22))
     smallest = NumericProperty(sp(12))
+    least = NumericProperty(0)
 
     def __init__(self, **kwargs: Any) -> None:
         self._fit_later = Clock.create_trigger(lambda _dt: self.fit())
@@ -125,13 +131,18 @@ class QuinResult(Label):
     def fit(self) -> None:
         """The largest font size (in whole sp) at which the whole text fits the box."""
         self.text_size = (max(self.width - dp(8), 1), None)
+        self.font_size = self.smallest
+        self.texture_update()
+        self.least = self.texture_size[1]
         size = self.largest
         while True:
             self.font_size = size
             self.texture_update()
             if self.texture_size[1] <= self.height or size <= self.smallest:
-                return
+                break
             size -= sp(1)
+        if self.valign == "top" and self.texture_size[1] <= self.height:
+            self.text_size = (self.text_size[0], self.height)  # the card's line under the pieces, not mid-box
 
 
 class QuinSetupActions(BoxLayout):
@@ -218,7 +229,8 @@ class QuinScreen(GameScreen):
         # With the phones on, one tap opens the phones panel (it is in the Menu too, as for every such game).
         if not self.can_show_phones:
             return
-        button = Factory.BigButton(text="Phones")
+        # As narrow as its word: the display strip beside it keeps room for its names on fewer lines.
+        button = Factory.BigButton(text="Phones", size_hint_x=None, width=dp(104))
         button.bind(on_release=lambda _b: self.open_phones())
         self.table_view.ids.display_spot.add_widget(button)
 
