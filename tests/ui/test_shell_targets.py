@@ -175,28 +175,3 @@ def test_the_race_shows_the_longest_names_whole(ui: Any, count: int) -> None:
         shown_names(ui, screen, names, f"race-long-names-{count}-choice.png")
     finally:
         screen.back()
-
-
-@pytest.mark.parametrize("size", [(1280, 800), (1280, 720)])
-def test_a_large_screenshot_shows_the_whole_window(ui: Any, size: tuple[int, int]) -> None:
-    """Issue 21 audit: "screenshots at 1280x800 and 1280x720 draw only the top-left 800x480 [...] Fix so a
-    1280x800 screenshot shows the whole window." Home, grown to `size`: its far corners show the app's own
-    background, not what the screen held before."""
-    from kivy.core.image import Image as CoreImage
-
-    from ui import theme
-
-    ui.resize(*size)
-    try:
-        ui.app.go_home()
-        ui.settle()
-        shot = ui.screenshot(f"home-whole-{size[0]}x{size[1]}.png")
-        image = CoreImage(str(shot), keep_data=True)
-        assert (image.width, image.height) == size
-        background = tuple(round(c * 255) for c in theme.BG[:3])
-        width, height = size
-        corners = [(width - 2, 1), (width - 2, height - 2), (1, height - 2), (width - 2, height // 2)]
-        seen = [tuple(round(c * 255) for c in image.read_pixel(x, y)[:3]) for x, y in corners]
-        assert seen == [background] * len(corners), seen
-    finally:
-        ui.resize(800, 480)

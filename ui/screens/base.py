@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +47,7 @@ from ui.kv import beside, load_kv
 from ui.presenters import format_clock
 from ui.presenters.leave import Leaver, leavers
 from ui.widgets.fitted_popup import FittedPopup
+from ui.widgets.fitting import fit_text
 from ui.widgets.layer import StillLayer  # noqa: F401  (the <GameScreen> rule draws into one)
 
 if TYPE_CHECKING:
@@ -93,30 +94,6 @@ def clock_room(text: str, font_size: float, font_name: str, bold: bool) -> float
     probe = CoreLabel(text=re.sub(r"\d", "8", text), font_size=font_size, font_name=font_name, bold=bold)
     probe.refresh()
     return float(probe.content_width + dp(CLOCK_PADDING))
-
-
-def fit_text(widget: Any, sizes: Sequence[float], *, room: float = 8.0) -> None:
-    """Wrap `widget`'s text (a Label or Button) and keep the largest font of `sizes` (sp) at which it fits its box.
-
-    Issue 21: whose turn it is in the top bar, a 16-character name on the race's cards, "Bartholomew Kemp goes
-    first" and a simulated button were cut short with "…"; now they wrap, and only if the lines are still too
-    many for the box does the font shrink. `room` is the dp left free around the text.
-    """
-
-    def fit(*_: Any) -> None:
-        width = max(1.0, widget.width - dp(room))
-        widget.shorten = False
-        widget.text_size = (width, None)
-        for size in sizes:
-            widget.font_size = sp(size)
-            widget.texture_update()
-            text_width, text_height = widget.texture_size
-            if text_height <= widget.height - dp(room) / 2 and text_width <= width + 1:
-                return
-
-    widget.fbind("text", fit)  # a new text is fitted at once: no frame shows it cut or spilling
-    widget.fbind("size", Clock.create_trigger(fit))  # the layout may set the size several times in a frame
-    fit()
 
 
 class GameScreen(Screen):

@@ -30,7 +30,7 @@ from companion.race import choose_first, first_choice
 from ui import theme
 from ui.kv import beside, load_kv
 from ui.presenters import race as presenter
-from ui.screens.base import fit_text
+from ui.widgets.fitting import fit_text
 
 if TYPE_CHECKING:
     from companion.session import Session

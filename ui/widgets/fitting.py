@@ -6,6 +6,7 @@ and only when even that does not fit its box does the font step down (never belo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from kivy.clock import Clock
@@ -41,4 +42,28 @@ def keep_fitted(label: Label, largest: float | None = None, smallest: float | No
 
     later = Clock.create_trigger(fit)
     label.bind(text=later, size=later)
+    fit()
+
+
+def fit_text(widget: Any, sizes: Sequence[float], *, room: float = 8.0) -> None:
+    """Wrap `widget`'s text (a Label or Button) and keep the largest font of `sizes` (sp) at which it fits its box.
+
+    Issue 21: whose turn it is in the top bar, a 16-character name on the race's cards, "Bartholomew Kemp goes
+    first" and a simulated button were cut short with "…"; now they wrap, and only if the lines are still too
+    many for the box does the font shrink. `room` is the dp left free around the text.
+    """
+
+    def fit(*_: Any) -> None:
+        width = max(1.0, widget.width - dp(room))
+        widget.shorten = False
+        widget.text_size = (width, None)
+        for size in sizes:
+            widget.font_size = sp(size)
+            widget.texture_update()
+            text_width, text_height = widget.texture_size
+            if text_height <= widget.height - dp(room) / 2 and text_width <= width + 1:
+                return
+
+    widget.fbind("text", fit)  # a new text is fitted at once: no frame shows it cut or spilling
+    widget.fbind("size", Clock.create_trigger(fit))  # the layout may set the size several times in a frame
     fit()
