@@ -200,6 +200,20 @@ class Ui:
             # then replays it to the child on the clock: give it that time.
             self.wait(0.35)
 
+    def double_tap(self, widget: Any) -> None:
+        """Two quick touches at the widget's centre, the second a frame after the first: a hurried finger."""
+        from kivy.tests.common import UnitTestTouch
+
+        self.settle()
+        x, y = widget.to_window(*widget.center)
+        for _ in range(2):
+            touch = UnitTestTouch(x, y)
+            touch.touch_down()
+            self.frames(1)
+            touch.touch_up()
+            self.frames(1)
+        self.settle()
+
     def settle(self, timeout: float = 1.5) -> None:
         """Run frames until layouts are done and popups have finished opening or closing."""
         from kivy.uix.modalview import ModalView

@@ -29,21 +29,6 @@ def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return not (a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1])
 
 
-def double_tap(ui: Any, widget: Any) -> None:
-    """Two quick touches at the widget's centre, the second a frame after the first: a hurried finger."""
-    from kivy.tests.common import UnitTestTouch
-
-    ui.settle()
-    x, y = widget.to_window(*widget.center)
-    for _ in range(2):
-        touch = UnitTestTouch(x, y)
-        touch.touch_down()
-        ui.frames(1)
-        touch.touch_up()
-        ui.frames(1)
-    ui.settle()
-
-
 def test_end_without_a_result_asks_first_and_no_keeps_the_game(ui: Any) -> None:
     """Issue 21: "End without a result ends the game at once, with no question"."""
     screen = ui.start_game("quinque", ["Ann", "Bo"])
@@ -77,7 +62,7 @@ def test_a_double_tap_on_end_only_asks(ui: Any) -> None:
     end = _views(ui, "GameMenu")[0].ids.end_button
     ui.settle()
     end_box = _box(end)
-    double_tap(ui, end)
+    ui.double_tap(end)
     assert ui.screen is screen and ui.store.unfinished() is not None
     confirms = _views(ui, "AbandonConfirm")
     assert len(confirms) == 1, "one question, however many taps"

@@ -17,25 +17,10 @@ def _views(ui: Any, name: str) -> list[Any]:
     return [view for view in ui.window.children if type(view).__name__ == name]
 
 
-def double_tap(ui: Any, widget: Any) -> None:
-    """Two quick touches at the widget's centre, the second a frame after the first: a hurried finger."""
-    from kivy.tests.common import UnitTestTouch
-
-    ui.settle()
-    x, y = widget.to_window(*widget.center)
-    for _ in range(2):
-        touch = UnitTestTouch(x, y)
-        touch.touch_down()
-        ui.frames(1)
-        touch.touch_up()
-        ui.frames(1)
-    ui.settle()
-
-
 def _from_menu(ui: Any, screen: Any, button_id: str) -> None:
     ui.tap(ui.find(screen, "menu_button"))
     [menu] = _views(ui, "GameMenu")
-    double_tap(ui, menu.ids[button_id])
+    ui.double_tap(menu.ids[button_id])
     assert not _views(ui, "GameMenu")
 
 
@@ -94,7 +79,7 @@ def test_the_phones_panel_opens_once(ui: Any) -> None:
         board_button = next(
             w for w in screen.walk(restrict=True) if getattr(w, "text", None) == "Phones" and w.parent is not None
         )
-        double_tap(ui, board_button)
+        ui.double_tap(board_button)
         assert len(_views(ui, "PhonesPanel")) == 1
         screen.open_phones()  # the Menu's Phones, reached by a second finger
         ui.settle()

@@ -57,21 +57,6 @@ def _plug_two(tmp_path: Path) -> tuple[PtyDisplay, PtyDisplay]:
     return first, second
 
 
-def double_tap(ui: Any, widget: Any) -> None:
-    """Two quick touches at the widget's centre, the second a frame after the first: a hurried finger."""
-    from kivy.tests.common import UnitTestTouch
-
-    ui.settle()
-    x, y = widget.to_window(*widget.center)
-    for _ in range(2):
-        touch = UnitTestTouch(x, y)
-        touch.touch_down()
-        ui.frames(1)
-        touch.touch_up()
-        ui.frames(1)
-    ui.settle()
-
-
 def test_two_displays_plugged_in_at_once_are_asked_about_one_at_a_time(ui: Any, tmp_path: Path, hub: Any) -> None:
     """Issue 21: "stacked pairing popups (three taps on 'Not now' to clear)": one popup at a time, one for each
     display, and the next one never has a choice where the previous one's tapped button was."""
@@ -117,7 +102,7 @@ def test_a_double_tap_on_ann_pairs_only_one_display(ui: Any, tmp_path: Path, hub
     try:
         assert ui.wait_until(lambda: len(hub.pending_codes()) == 2 and _popups(ui))
         ui.settle()
-        double_tap(ui, _popups(ui)[0].choices["Ann"])
+        ui.double_tap(_popups(ui)[0].choices["Ann"])
         ui.wait(0.3)
         assert len(hub.pending_codes()) == 1, "the second display waits for its own answer"
         assert len(_popups(ui)) == 1
