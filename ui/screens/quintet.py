@@ -28,6 +28,7 @@ from kivy.uix.widget import Widget
 from companion.dicestats import DiceStats
 from companion.game import View
 from ui import theme
+from ui.presenters.leave import is_light
 from ui.presenters.quintet import (
     TURN_SLOTS,
     ButtonShown,
@@ -142,9 +143,10 @@ class CaptureCircle(Widget):
                     Line(circle=(x, y, disc + dp(5)), width=dp(2.5))
                 Color(*theme.rgba(player.colour))
                 Ellipse(pos=(x - disc, y - disc), size=(2 * disc, 2 * disc))
+                ink = theme.INK if is_light(player.colour) else theme.TEXT  # tokens that read on the disc
                 for k in range(2):  # the two tokens on the board: filled while still there
                     tx, ty = x - dp(9) + k * dp(18), y - dp(10)
-                    Color(*theme.TEXT)
+                    Color(*ink)
                     if k < player.tokens:
                         Ellipse(pos=(tx - dp(6), ty - dp(6)), size=(dp(12), dp(12)))
                     else:
