@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from tests.support.layout_audit import overlaps, window_rect
+
 pytestmark = pytest.mark.ui
 
 QUESTION = "End this game without a result? It will count for nobody."
@@ -17,16 +19,6 @@ QUESTION = "End this game without a result? It will count for nobody."
 
 def _views(ui: Any, name: str) -> list[Any]:
     return [view for view in ui.window.children if type(view).__name__ == name]
-
-
-def _box(widget: Any) -> tuple[float, float, float, float]:
-    left, bottom = widget.to_window(widget.x, widget.y)
-    right, top = widget.to_window(widget.right, widget.top)
-    return left, bottom, right, top
-
-
-def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    return not (a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1])
 
 
 def test_end_without_a_result_asks_first_and_no_keeps_the_game(ui: Any) -> None:
@@ -61,7 +53,7 @@ def test_a_double_tap_on_end_only_asks(ui: Any) -> None:
     ui.tap(ui.find(screen, "menu_button"))
     end = _views(ui, "GameMenu")[0].ids.end_button
     ui.settle()
-    end_box = _box(end)
+    end_box = window_rect(end)
     ui.double_tap(end)
     assert ui.screen is screen and ui.store.unfinished() is not None
     confirms = _views(ui, "AbandonConfirm")
@@ -69,7 +61,7 @@ def test_a_double_tap_on_end_only_asks(ui: Any) -> None:
     [confirm] = confirms
     assert not _views(ui, "GameMenu")
     for button in (confirm.ids.no_button, confirm.ids.yes_button):
-        assert not _overlap(_box(button), end_box), (button.text, _box(button), end_box)
+        assert not overlaps(window_rect(button), end_box, slack=0), (button.text, window_rect(button), end_box)
         assert button.texture_size[0] <= button.width, f"{button.text!r} is cut short"
     assert confirm.y >= 0 and confirm.top <= ui.window.height
     ui.screenshot("end-without-result-double-tap.png")

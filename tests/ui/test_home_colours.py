@@ -14,21 +14,11 @@ from kivy.uix.button import Button
 
 from companion.game import SEAT_COLOURS, Options, Player
 from companion.store import Store
+from tests.support.layout_audit import overlaps, window_rect
 from ui.presenters.home import colour_warning
 
 OLD_GREEN = "#43a047"
 """The table's green before today's colours: ΔE 111 from red to normal eyes, 15 to a deuteranope."""
-
-
-def _box(widget: Any) -> tuple[float, float, float, float]:
-    x, y = widget.to_window(*widget.pos)
-    return (x, y, x + widget.width, y + widget.height)
-
-
-def _overlap(a: Any, b: Any) -> bool:
-    ax, ay, ar, at = _box(a)
-    bx, by, br, bt = _box(b)
-    return ax < br and bx < ar and ay < bt and by < at
 
 
 def _row(home: Any, name: str) -> Any:
@@ -66,7 +56,8 @@ def test_two_colours_alike_to_a_colour_blind_player_are_said_on_home_until_a_tap
     assert not home.notice_too_long, "whole on its line"
     notice = home.ids.notice.__self__
     buttons = [w for w in home.walk(restrict=True) if isinstance(w, Button) and w is not notice]
-    assert not [b.text for b in buttons if _overlap(b, notice)], "it covers no button"
+    covering = [b.text for b in buttons if overlaps(window_rect(b), window_rect(notice), slack=0)]
+    assert not covering, "it covers no button"
     ui.screenshot("home-colours-alike.png")
 
     ui.wait(0.2)

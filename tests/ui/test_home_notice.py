@@ -12,19 +12,9 @@ from typing import Any
 
 from kivy.uix.button import Button
 
+from tests.support.layout_audit import overlaps, window_rect
 from tests.ui.test_home_unfinished import _game_buttons, _positions
 from ui.screens import home as home_module
-
-
-def _box(widget: Any) -> tuple[float, float, float, float]:
-    x, y = widget.to_window(*widget.pos)
-    return (x, y, x + widget.width, y + widget.height)
-
-
-def _overlap(a: Any, b: Any) -> bool:
-    ax, ay, ar, at = _box(a)
-    bx, by, br, bt = _box(b)
-    return ax < br and bx < ar and ay < bt and by < at
 
 
 def test_a_notice_moves_nothing_covers_no_button_and_goes_by_itself(ui: Any, monkeypatch: Any) -> None:
@@ -33,17 +23,18 @@ def test_a_notice_moves_nothing_covers_no_button_and_goes_by_itself(ui: Any, mon
     monkeypatch.setattr(home_module, "NOTICE_SECONDS", 1.0)
     home = ui.screen
     ui.settle()
-    rows = [_box(r) for r in home.rows]
+    rows = [window_rect(r) for r in home.rows]
     before = _positions(ui)
     for _ in range(4):
         ui.tap(home.ids.add_player)
     assert "At most 5" in home.notice and home.ids.notice.text == home.notice
     ui.settle()
     assert _positions(ui) == before, "the game buttons stayed put"
-    assert [_box(r) for r in home.rows[:2]] == rows
+    assert [window_rect(r) for r in home.rows[:2]] == rows
     notice = home.ids.notice.__self__  # ids are weak proxies
     buttons = [w for w in home.walk(restrict=True) if isinstance(w, Button) and w is not notice]
-    assert buttons and not [b.text for b in buttons if _overlap(b, notice)], "it covers no button"
+    covering = [b.text for b in buttons if overlaps(window_rect(b), window_rect(notice), slack=0)]
+    assert buttons and not covering, "it covers no button"
     ui.screenshot("home-notice.png")
     ui.wait(1.4)
     assert home.notice == "" and notice.text == "", "it went by itself"
@@ -77,11 +68,11 @@ def test_the_notice_line_is_a_target_8px_from_every_other(ui: Any) -> None:
     home.notice = "Quin is for exactly 2 players; 3 are seated."
     ui.settle()
     notice = home.ids.notice.__self__
-    _x, bottom, _r, top = _box(notice)
+    _x, bottom, _r, top = window_rect(notice)
     assert top - bottom >= 48
     for widget in home.walk(restrict=True):
         if isinstance(widget, Button) and widget is not notice and widget.get_root_window() is not None:
-            _wx, wy, _wr, wt = _box(widget)
+            _wx, wy, _wr, wt = window_rect(widget)
             assert wy >= top + 8 or wt <= bottom - 8, f"{widget.text!r} is 8 px from the notice line"
     ui.tap(home.ids.history_button)
     popup = ui.window.children[0]

@@ -14,14 +14,10 @@ from kivy.core.text import Label as CoreLabel
 from kivy.uix.button import Button
 from kivy.uix.textinput import TextInput
 
+from tests.support.layout_audit import window_rect
 from tests.ui.test_home_unfinished import _game_buttons
 
 LONG_NAMES = ("Bartholomew Fenn", "Annemarie Kowals", "Maximilian Bauer", "Wilhelmina Grant", "Christophe Dupon")
-
-
-def _box(widget: Any) -> tuple[float, float, float, float]:
-    x, y = widget.to_window(*widget.pos)
-    return (x, y, x + widget.width, y + widget.height)
 
 
 def _targets(home: Any) -> list[Any]:
@@ -54,18 +50,18 @@ def test_five_seats_with_sixteen_character_names_show_whole_every_target_48px_an
     ui.resize(*size)
     ui.app.reset(ui.table)
     home = _seat(ui, LONG_NAMES)
-    panel_top = _box(home.ids.add_player)[1]
+    panel_top = window_rect(home.ids.add_player)[1]
     window = ui.window
     for row, name in zip(home.rows, LONG_NAMES, strict=True):
         field = row.ids.name_input
-        _x, y, _right, top = _box(field)
+        _x, y, _right, top = window_rect(field)
         assert y >= 0 and top <= window.height and top <= panel_top, f"{name}: the row is whole on screen"
         core = CoreLabel(text=name, font_size=field.font_size, font_name=field.font_name)
         core.refresh()
         assert core.content_width <= field.width - field.padding[0] - field.padding[2], f"{name} shows whole"
         chip = row.ids.chip
         assert chip.text == row.seat and chip.color != chip.background_color, "the seat's number on its colour"
-    targets = [_box(t) for t in _targets(home)]
+    targets = [window_rect(t) for t in _targets(home)]
     for n, box in enumerate(targets):
         assert box[3] - box[1] >= 48 and box[2] - box[0] >= 48, f"target {n} is at least 48 px"
         for other in targets[n + 1 :]:
@@ -76,24 +72,24 @@ def test_five_seats_with_sixteen_character_names_show_whole_every_target_48px_an
 def test_removing_a_seat_moves_nothing_and_undo_puts_it_back(ui):
     """A tap on × leaves "Bo removed · Undo" in its place: nothing the next tap aims at moves."""
     home = _seat(ui, ("Ann", "Bo", "Cy", "Dee"))
-    places = [_box(slot) for slot in home.slots]
-    crosses = [_box(row.ids.remove_button) for row in home.rows]
+    places = [window_rect(slot) for slot in home.slots]
+    crosses = [window_rect(row.ids.remove_button) for row in home.rows]
     ui.tap(home.rows[1].ids.remove_button)
-    assert [_box(slot) for slot in home.slots] == places, "every row where it was"
+    assert [window_rect(slot) for slot in home.slots] == places, "every row where it was"
     removed = home.slots[1]
     assert removed.words == "Bo removed" and [r.name for r in home.rows] == ["Ann", "Cy", "Dee"]
     assert [r.seat for r in home.rows] == ["1", "2", "3"]
     undo = removed.ids.undo_button
-    assert _box(undo)[2] == crosses[1][2], "Undo is where the × was: a second tap there takes it back"
-    assert [_box(home.rows[i].ids.remove_button) for i in (1, 2)] == crosses[2:], "the next × stayed put"
+    assert window_rect(undo)[2] == crosses[1][2], "Undo is where the × was: a second tap there takes it back"
+    assert [window_rect(home.rows[i].ids.remove_button) for i in (1, 2)] == crosses[2:], "the next × stayed put"
     ui.screenshot("home-seat-removed.png")
     ui.tap(home.rows[1].ids.remove_button)  # Cy too: still nothing moves
-    assert [_box(slot) for slot in home.slots] == places and [r.name for r in home.rows] == ["Ann", "Dee"]
+    assert [window_rect(slot) for slot in home.slots] == places and [r.name for r in home.rows] == ["Ann", "Dee"]
     ui.tap(undo)
-    assert [r.name for r in home.rows] == ["Ann", "Bo", "Dee"] and [_box(s) for s in home.slots] == places
+    assert [r.name for r in home.rows] == ["Ann", "Bo", "Dee"] and [window_rect(s) for s in home.slots] == places
     ui.tap(home.ids.add_player)  # a new seat takes the removed one's place
     assert [r.name for r in home.rows] == ["Ann", "Bo", "Player 1", "Dee"]
-    assert [_box(s) for s in home.slots] == places
+    assert [window_rect(s) for s in home.slots] == places
     ui.tap(home.rows[3].ids.remove_button)
     ui.tap(home.rows[2].ids.remove_button)
     quintet = next(b for b in _game_buttons(home) if "Quintet" in b.text)

@@ -8,6 +8,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from tests.support.layout_audit import window_rect
+
 
 def _menu(ui: Any) -> Any:
     menus = [view for view in ui.window.children if type(view).__name__ == "GameMenu"]
@@ -21,13 +23,6 @@ def _title(menu: Any) -> Any:
     labels = [w for w in menu.walk(restrict=True) if isinstance(w, Label) and w.text == menu.title]
     assert len(labels) == 1, labels
     return labels[0]
-
-
-def _box(widget: Any) -> tuple[float, float, float, float]:
-    """`widget`'s left, bottom, right and top in window coordinates."""
-    left, bottom = widget.to_window(widget.x, widget.y)
-    right, top = widget.to_window(widget.right, widget.top)
-    return left, bottom, right, top
 
 
 def test_the_menus_first_button_is_below_its_title_at_800x480(ui: Any) -> None:
@@ -47,17 +42,17 @@ def test_the_menus_first_button_is_below_its_title_at_800x480(ui: Any) -> None:
     buttons = [w for w in menu.content.walk(restrict=True) if type(w).__name__ == "BigButton"]
     assert len(buttons) >= 7, [b.text for b in buttons]
     frame = menu.children[0]
-    frame_left, frame_bottom, frame_right, _ = _box(frame)
+    frame_left, frame_bottom, frame_right, _ = window_rect(frame)
     for button in buttons:
-        left, bottom, right, top = _box(button)
+        left, bottom, right, top = window_rect(button)
         assert top <= title_bottom, (button.text, top, title_bottom)
         assert bottom >= frame_bottom and left >= frame_left and right <= frame_right, button.text
         assert button.texture_size[0] <= button.width, f"{button.text!r} is cut short"
     for one, other in itertools.combinations(buttons, 2):
-        a, b = _box(one), _box(other)
+        a, b = window_rect(one), window_rect(other)
         apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
         assert apart, (one.text, other.text)
-    rows = sorted({round(_box(button)[3]) for button in buttons}, reverse=True)
+    rows = sorted({round(window_rect(button)[3]) for button in buttons}, reverse=True)
     assert len(rows) == 4, rows  # four rows of two: "Back to the game" last, beside the slot for Phones (issue 21)
-    back = min(buttons, key=lambda button: (_box(button)[1], -_box(button)[0]))
+    back = min(buttons, key=lambda button: (window_rect(button)[1], -window_rect(button)[0]))
     assert back.text == "Back to the game"

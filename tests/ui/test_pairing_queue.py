@@ -16,6 +16,7 @@ import pytest
 from companion.config import PhonesConfig
 from hardware.display.emulator import DisplayCore, PtyDisplay
 from hardware.display.hub import DisplayHub, DisplayState
+from tests.support.layout_audit import overlaps, window_rect
 
 pytestmark = pytest.mark.ui
 
@@ -41,16 +42,6 @@ def _popups(ui: Any) -> list[Any]:
     return [view for view in ui.window.children if type(view).__name__ == "PairingPopup"]
 
 
-def _box(widget: Any) -> tuple[float, float, float, float]:
-    left, bottom = widget.to_window(widget.x, widget.y)
-    right, top = widget.to_window(widget.right, widget.top)
-    return left, bottom, right, top
-
-
-def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    return not (a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1])
-
-
 def _plug_two(tmp_path: Path) -> tuple[PtyDisplay, PtyDisplay]:
     first = PtyDisplay(DisplayCore("emu-one", 16, 8), link=tmp_path / "ports" / "usb-one").plug()
     second = PtyDisplay(DisplayCore("emu-two", 16, 8), link=tmp_path / "ports" / "usb-two").plug()
@@ -71,7 +62,7 @@ def test_two_displays_plugged_in_at_once_are_asked_about_one_at_a_time(ui: Any, 
         assert list(popup.choices) == ["Ann", "Bo"], "nobody has a display yet: seat order"
         ui.screenshot("pairing-two-displays-first.png")
         ann = popup.choices["Ann"]
-        tapped = _box(ann)
+        tapped = window_rect(ann)
         ui.tap(ann)
         assert ui.wait_until(lambda: len(_popups(ui)) == 1 and _popups(ui)[0] is not popup)
         ui.settle()
@@ -81,7 +72,7 @@ def test_two_displays_plugged_in_at_once_are_asked_about_one_at_a_time(ui: Any, 
         assert following.choices["Bo"].text == "[b]Bo[/b]"
         assert "replaces Ann's display" in following.choices["Ann"].text
         for name, button in following.choices.items():
-            assert not _overlap(_box(button), tapped), f"{name}'s choice lies where Ann was tapped"
+            assert not overlaps(window_rect(button), tapped, slack=0), f"{name}'s choice lies where Ann was tapped"
             assert button.texture_size[0] <= button.width and button.texture_size[1] <= button.height, name
         ui.screenshot("pairing-two-displays-second.png")
         ui.tap(following.ids.not_now_button)
@@ -160,12 +151,13 @@ def test_the_status_strip_shows_each_seat_whole_beside_the_phones_button(ui: Any
             ]  # fmt: skip
             assert bool(others) == phones_on
             for chip in chips:
-                box = _box(chip)
+                box = window_rect(chip)
                 assert box[0] >= 0 and box[1] >= 0 and box[2] <= 800 and box[3] <= 480, (chip.text, box)
                 assert chip.texture_size[0] <= chip.width and chip.texture_size[1] <= chip.height, chip.text
-                assert _box(strip)[0] <= box[0] and box[2] <= _box(strip)[2], f"{chip.text!r} is in the strip"
+                left, _, right, _ = window_rect(strip)
+                assert left <= box[0] and box[2] <= right, f"{chip.text!r} is in the strip"
                 for other in others:
-                    assert not _overlap(box, _box(other)), f"{chip.text!r} is covered by Phones"
+                    assert not overlaps(box, window_rect(other), slack=0), f"{chip.text!r} is covered by Phones"
             ui.screenshot(f"quin-display-strip-{'phones' if phones_on else 'no-phones'}.png")
             ui.app.go_home()
             ui.frames(2)
