@@ -14,9 +14,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
+
+LARGEST = 4_000_000
+"""Our files are a few KiB; a larger one is not ours, and is not read into memory."""
 
 
 class NotOurs(Exception):
@@ -26,20 +30,32 @@ class NotOurs(Exception):
 def read(path: Path, kind: str, version: int) -> dict[str, Any] | None:
     """The file's contents (a dict with our `kind` and `version`), None if there is no file yet."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as error:
         raise NotOurs(f"{path} cannot be read ({_why(error)}); it is left as it is.") from error
     try:
         data = json.loads(text)
-    except ValueError as error:
+    except (ValueError, RecursionError) as error:  # RecursionError: brackets nested thousands deep
         raise NotOurs(f"{path} is not a file the companion can read; it is left as it is.") from error
     if not isinstance(data, dict) or data.get("kind") != kind:
         raise NotOurs(f"{path} is not the companion's {kind} file; it is left as it is.")
     if data.get("version") != version:
         raise NotOurs(f"{path} is a {kind} file of another version of the companion; it is left as it is.")
     return data
+
+
+def read_text(path: Path) -> str:
+    """The file's text; OSError for anything but a file of a sensible size (a pipe is never waited on)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with open(fd, "rb") as file:
+        found = os.fstat(fd)
+        if not stat.S_ISREG(found.st_mode):
+            raise OSError(0, "not a file")
+        if found.st_size > LARGEST:
+            raise OSError(0, "far larger than the companion's files")
+        return file.read(LARGEST + 1).decode("utf-8")
 
 
 def write(path: Path, kind: str, version: int, contents: dict[str, Any]) -> None:

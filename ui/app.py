@@ -17,6 +17,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.game import Options, Player, Refusal
 from companion.session import Session
+from companion.store import Store
 from ui import systemd_notify
 from ui.kv import THEME_KV, load_kv
 from ui.phone_switch import switch_of
@@ -58,20 +59,35 @@ class CompanionApp(App):
     def build(self) -> ScreenManager:
         load_kv(THEME_KV)  # each screen and widget loads its own rules when first made
         self.screens = ScreenManager(transition=NoTransition())
-        self.home = HomeScreen(self)
+        try:
+            self.home = HomeScreen(self)
+        except Exception:
+            # The home screen reads the games file (its history, its unfinished games): if that raises, the
+            # table still gets a home screen, on a store in memory, and a sentence (issue 22: never a crash loop).
+            log.exception("the home screen could not read the games file")
+            sentence = "The games file could not be read (the log says more); games are played but not saved."
+            self.table.store = Store.in_memory(problem=sentence)
+            self.table.notices.append(sentence)
+            self.home = HomeScreen(self)
         self.home.notice = " ".join(self.table.notices)
         self.screens.add_widget(self.home)
         return self.screens
 
     def on_start(self) -> None:
         if self.resume_on_start:
-            self.start_where_left()
+            try:
+                self.start_where_left()
+            except Exception:  # resume_game catches its own; this is the store asked which game was left
+                log.exception("looking for the unfinished game failed")
+                self.home.notice = "The unfinished games could not be looked up (the log says more)."
         Clock.schedule_once(self._first_frame_drawn, 0)
         interval = systemd_notify.watchdog_interval()
         if interval:
             Clock.schedule_interval(lambda _dt: systemd_notify.notify("WATCHDOG=1"), interval)
 
     def _first_frame_drawn(self, _dt: float) -> None:
+        if self.home.notice:  # the journal says what the screen said, for an appliance nobody watched start
+            log.info("The home screen says: %s", self.home.notice)
         systemd_notify.notify("READY=1")
         if self._on_first_frame:
             self._on_first_frame()
@@ -79,7 +95,11 @@ class CompanionApp(App):
             Clock.schedule_once(lambda _dt: self._hardware(), 0)
 
     def _hardware(self) -> None:
-        notices = self._start_hardware(self.table) if self._start_hardware else []
+        try:
+            notices = self._start_hardware(self.table) if self._start_hardware else []
+        except Exception as error:  # a file or a device nothing foresaw: the table plays by hand, and is told
+            log.exception("starting the hardware failed")
+            notices = [f"The hardware could not be started ({type(error).__name__}; the log says more)."]
         self.table.notices.extend(notices)
         self.home.notice = " ".join(self.table.notices)
         if self.table.displays is not None and self.session is not None:

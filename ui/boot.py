@@ -18,19 +18,34 @@ does not probe for ``xclip``/``xsel`` cut buffers (two tracebacks and a
 CRITICAL line when neither is installed); and Kivy's config file is written
 at its current version on the first start, instead of Kivy warning that it
 upgrades a file that does not exist yet.
+
+A start never fails on the card (issue 22): Kivy's folder that cannot be made
+(a read-only or full card, a file in its place) means Kivy's defaults and no
+settings file; a settings file that is not Kivy's is left as it is and not
+read; Kivy's file log that cannot be written stops with one line on standard
+error and the console log goes on. Each is a `Trouble`, and `sentence` makes
+the one sentence the home screen shows for them all.
 """
 
 from __future__ import annotations
 
+import configparser
+import contextlib
+import importlib.abc
+import importlib.machinery
+import io
 import logging
 import os
+import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-from companion import paths
+from companion import app_files, paths
 
 # Our input setup for the official Pi touchscreen under SDL2 on KMS/DRM: SDL
 # delivers the touches itself as finger events, so SDL must not also turn
@@ -43,12 +58,44 @@ KIVY_LOG_FILES = 20
 CLIPBOARD = "dummy"
 """Kivy's clipboard provider: needs no program, no X and no SDL call; copy and paste still work inside the app."""
 NO_CUTBUFFER = "Cutbuffer: Unable to find any valuable Cutbuffer provider"
+SETTINGS = "Kivy's settings file"
+KIVY_LOG = "Kivy's log"
+LARGEST_CONFIG = 1_000_000
+"""Kivy's settings file is a few KiB; anything far larger is not one (and is not read into memory)."""
 
 
-def prepare(*, appliance: bool = False, width: int = 800, height: int = 480) -> None:
-    """Set Kivy's environment; call before importing anything from kivy."""
+@dataclass(frozen=True)
+class Trouble:
+    """Something the start could not write or read: `what` ("Kivy's log"), and why, in a few words."""
+
+    what: str
+    why: str
+
+
+troubles: list[Trouble] = []
+"""What this process's start could not do (Kivy's log adds itself if it fails later)."""
+
+
+def sentence(found: Sequence[Trouble]) -> str | None:
+    """One sentence for the home screen about everything in `found`, or None if nothing was."""
+    whats = list(dict.fromkeys(t.what for t in found))
+    whys = list(dict.fromkeys(t.why for t in found))
+    if not whats:
+        return None
+    named = whats[0] if len(whats) == 1 else ", ".join(whats[:-1]) + " and " + whats[-1]
+    logs = " Its log goes to standard error only." if any(what.endswith("log") for what in whats) else ""
+    return f"The companion runs without {named} ({'; '.join(whys)}).{logs}"
+
+
+def prepare(*, appliance: bool = False, width: int = 800, height: int = 480) -> list[Trouble]:
+    """Set Kivy's environment; call before importing anything from kivy. Returns what it could not do."""
     home = paths.kivy_home()
-    home.mkdir(parents=True, exist_ok=True)
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+    except OSError as error:  # a read-only or full card, a file where the folder goes: Kivy's defaults, no file
+        _trouble(SETTINGS, _why(error))
+        os.environ.setdefault("KIVY_NO_CONFIG", "1")
+    _guard_kivy_file_log()
     os.environ["KIVY_HOME"] = str(home)
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     # In-process tests leave logging to pytest; the app keeps Kivy's logger and ours apart (see above).
@@ -85,6 +132,16 @@ def prepare(*, appliance: bool = False, width: int = 800, height: int = 480) -> 
         for option in APPLIANCE_INPUT:
             if Config.has_option("input", option):
                 Config.remove_option("input", option)
+    return list(troubles)
+
+
+def _trouble(what: str, why: str) -> None:
+    if Trouble(what, why) not in troubles:
+        troubles.append(Trouble(what, why))
+
+
+def _why(error: BaseException) -> str:
+    return error.strerror if isinstance(error, OSError) and error.strerror else str(error) or type(error).__name__
 
 
 def _keep_kivy_logs(config: Any, home: Path) -> None:
@@ -114,11 +171,42 @@ def _before_first_config(home: Path) -> bool:
     defaults silently; `_write_first_config` then writes them. A user's own
     ``KIVY_NO_CONFIG`` or ``KIVY_USE_DEFAULTCONFIG`` is left to Kivy.
     """
-    if "kivy" in sys.modules or (home / "config.ini").exists():
-        return False  # Kivy has read its config already, or will read ours
+    if "kivy" in sys.modules:
+        return False  # Kivy has read its config already
     if {"KIVY_NO_CONFIG", "KIVY_USE_DEFAULTCONFIG"} & os.environ.keys():
         return False
+    path = home / "config.ini"
+    found = _kivys_config(path)
+    if found is False:
+        # Not Kivy's (a folder, a pipe, another program's file, bytes that are not settings): Kivy would
+        # replace it with its defaults. It is left as it is and not read; Kivy runs on its defaults.
+        _trouble(SETTINGS, f"{path} is not one of Kivy's; it is left as it is")
+        os.environ["KIVY_NO_CONFIG"] = "1"
+        return False
+    if found:
+        return False  # Kivy reads its own file
     os.environ["KIVY_NO_CONFIG"] = "1"
+    return True
+
+
+def _kivys_config(path: Path) -> bool | None:
+    """True if `path` holds Kivy's settings, None if there are none yet (no file, or an empty one), else False.
+
+    An empty file is what a full card left when Kivy wrote one: it is written again.
+    """
+    try:
+        found = os.stat(path)
+        if not stat.S_ISREG(found.st_mode) or found.st_size > LARGEST_CONFIG:
+            return False  # checked before opening: a pipe would block the start for ever
+        if found.st_size == 0:
+            return None
+        config = configparser.RawConfigParser(strict=False)
+        config.read_string(path.read_text(encoding="utf-8"))
+        int(config.get("kivy", "config_version"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, configparser.Error):  # UnicodeDecodeError is a ValueError
+        return False
     return True
 
 
@@ -130,10 +218,99 @@ def _write_first_config(config: Any, home: Path) -> None:
     and never kept (a later desktop start would open full screen otherwise).
     """
     del os.environ["KIVY_NO_CONFIG"]  # only this import: Kivy's own later reads are ordinary
-    # Kivy made these folders itself when it had a config to keep.
-    (home / "mods").mkdir(exist_ok=True)
+    text = io.StringIO()
+    configparser.RawConfigParser.write(config, text)
+    try:
+        (home / "mods").mkdir(exist_ok=True)  # Kivy made this folder itself when it had a config to keep
+        # Whole or not at all: a full card must not leave half a file that Kivy would not read next time.
+        app_files.replace_whole(home / "config.ini", text.getvalue())
+    except OSError as error:
+        _trouble(SETTINGS, _why(error))
+        return
     config.filename = str(home / "config.ini")
-    config.write()
+
+
+# -- Kivy's file log never stops the app ------------------------------------------------------
+
+
+def _guard_kivy_file_log() -> None:
+    """Kivy's file log, when it cannot be written, stops with one line instead of raising out of every log call.
+
+    Kivy writes its first lines while ``import kivy`` runs, and its handler
+    lets an `OSError` (a full or read-only card) out of the logging call,
+    which ends the import. So the handler is guarded the moment its module
+    is loaded, before Kivy logs anything: a finder that loads
+    ``kivy.logger`` as usual and then wraps its file handler.
+    """
+    module = sys.modules.get("kivy.logger")
+    if module is not None:
+        _guard(module)
+    elif not any(isinstance(finder, _GuardingFinder) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _GuardingFinder())
+
+
+class _GuardingFinder(importlib.abc.MetaPathFinder):
+    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+        if name != "kivy.logger":
+            return None
+        sys.meta_path.remove(self)  # once
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or spec.loader is None:
+            return spec
+        loader = spec.loader
+        load = loader.exec_module
+
+        def exec_module(module: ModuleType) -> None:
+            load(module)
+            _guard(module)
+
+        loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
+def _guard(module: ModuleType) -> None:
+    handler = module.FileHandler
+    if getattr(handler, "_companion_guarded", False):
+        return
+    configure, write, purge = handler._configure, handler._write_message, handler.purge_logs
+
+    def guarded_configure(self: Any, *args: Any, **kwargs: Any) -> None:
+        try:
+            configure(self, *args, **kwargs)
+        except Exception as error:
+            _kivy_log_failed(handler, error)
+
+    def guarded_write(self: Any, record: logging.LogRecord) -> None:
+        try:
+            write(self, record)
+        except Exception as error:
+            _kivy_log_failed(handler, error)
+
+    def guarded_purge(self: Any) -> None:
+        with contextlib.suppress(OSError):  # old logs stay until the card can be written: nothing is lost
+            purge(self)
+
+    handler._configure, handler._write_message, handler.purge_logs = guarded_configure, guarded_write, guarded_purge
+    handler._companion_guarded = True
+
+
+def _kivy_log_failed(handler: Any, error: Exception) -> None:
+    """Kivy's file log off for this run, said once on standard error; Kivy's console log goes on."""
+    stream, handler.fd = handler.fd, False  # False: Kivy's own "no file log" (its lines are dropped, not kept)
+    if stream not in (None, False):
+        with contextlib.suppress(Exception):
+            stream.close()  # the file is closed even when its last lines cannot be flushed
+    if any(t.what == KIVY_LOG for t in troubles):
+        return
+    _trouble(KIVY_LOG, _why(error))
+    # Before Kivy chose its file, its name is a bare default: the folder says where.
+    where = handler.filename if os.path.isabs(handler.filename) else os.path.join(os.environ["KIVY_HOME"], "logs")
+    with contextlib.suppress(Exception):
+        print(
+            f"companion: Kivy's log file {where} cannot be written ({_why(error)}); "
+            "Kivy's log goes on to standard error only.",
+            file=sys.__stderr__,
+        )
 
 
 def _no_cutbuffer() -> None:

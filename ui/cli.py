@@ -446,13 +446,18 @@ def run(args: argparse.Namespace, *, on_first_frame: Callable[[], None] | None =
     width, height = _size(getattr(args, "size", "800x480"))
     from ui import boot, logs
 
-    boot.prepare(appliance=appliance, width=width, height=height)
+    troubles = boot.prepare(appliance=appliance, width=width, height=height)
     logs.start()  # after Kivy's own logging, which importing Kivy set up: ours to stderr (the journal) and a file
+    if logs.trouble:
+        troubles.insert(0, boot.Trouble("its own log", logs.trouble))
     table = build_table(
         db=getattr(args, "db", None),
         seed=getattr(args, "seed", None),
         simulated=bool(getattr(args, "simulated", False)),
     )
+    said = boot.sentence(troubles)  # a full or read-only card: one sentence for the app's own files (issue 22)
+    if said:
+        table.notices.append(said)
     from ui.app import CompanionApp
     from ui.dispatch import clock_dispatcher
 
@@ -462,19 +467,47 @@ def run(args: argparse.Namespace, *, on_first_frame: Callable[[], None] | None =
 
 
 def build_table(*, db: Path | None = None, seed: int | None = None, simulated: bool = False) -> Any:
-    """Everything the app needs but the hardware, each problem a notice rather than a crash."""
+    """Everything the app needs but the hardware, each problem a notice rather than a crash.
+
+    Each file is read by code that never raises; should one raise all the same (an error nobody foresaw),
+    the app still starts, without that file, and says so: under systemd a crash is a restart loop.
+    """
+    from companion.config import Config
     from ui.table import Table, open_store
 
-    config, notices = config_file.load(paths.config_path())
+    notices: list[str] = []
+    try:
+        config, notices = config_file.load(paths.config_path())
+    except Exception as error:
+        config = Config(mode="simulated")
+        notices.append(_unforeseen(error, f"The config file {paths.config_path()}", "simulated hardware is used"))
     if simulated:
         config = replace(config, mode="simulated")
-    store, store_notices = open_store(db or paths.database_path())  # never raises: a refused file is a notice
+    path = db or paths.database_path()
+    try:
+        store, store_notices = open_store(path)  # a refused file is a notice
+    except Exception as error:  # the games file or its folder as nothing foresaw: play in memory, say so
+        sentence = _unforeseen(error, f"The games file {path}", "games are played but not saved")
+        store, store_notices = Store.in_memory(problem=sentence), [sentence]
     notices.extend(store_notices)
     dice = RandomDice.seeded(seed) if seed is not None else RandomDice()
-    choices = TableChoices.load(paths.table_choices_path())  # what Settings chose (phones), kept across restarts
+    try:
+        choices = TableChoices.load(paths.table_choices_path())  # what Settings chose (phones), across restarts
+    except Exception as error:
+        choices = TableChoices(paths.table_choices_path(), None, None, writable=False)
+        choices.problem = _unforeseen(error, f"The table's choices {paths.table_choices_path()}", "Settings start over")
     if choices.problem:
         notices.append(choices.problem)
     return Table(store=store, config=config, dice=dice, notices=notices, choices=choices)
+
+
+def _unforeseen(error: Exception, what: str, instead: str) -> str:
+    """The sentence for a file that raised while the app started; the error itself goes to the log."""
+    import logging
+
+    logging.getLogger(__name__).exception("%s could not be opened", what)
+    why = error.strerror if isinstance(error, OSError) and error.strerror else type(error).__name__
+    return f"{what} could not be opened ({why}); {instead}."
 
 
 def start_hardware(table: Any) -> list[str]:
@@ -505,6 +538,8 @@ def start_hardware(table: Any) -> list[str]:
         baudrate=table.config.displays.baud,
         scan_interval=1.0,  # a display plugged in is found within a second; the idle appliance looks less often
     ).start()
+    if table.displays.pairings.problem:
+        notices.append(table.displays.pairings.problem)
     from ui.phone_switch import start_phones
 
     notices.extend(start_phones(table))  # if Settings or the config file turned them on

@@ -13,6 +13,11 @@ Kivy keeps its own file log (``kivy/logs/`` in the config directory, see
 `ui.boot`). Kivy's logger does not propagate to ours (Kivy's ``MIXED`` log
 mode), so no line is printed twice.
 
+Logging never stops the app (issue 22): a log file that cannot be opened or
+written (a full or read-only card, a folder or a pipe in its place, a file that
+is not our log, which is left as it is) means one line on standard error and
+the log goes on there only; `trouble` says why, for the home screen's sentence.
+
 Nothing logged may name a hidden identity or a pairing key: the log says who
 and which device, never what a player's display shows. An error's traceback is
 logged without the exception's message (`Formatter`), which may quote a view.
@@ -23,6 +28,8 @@ from __future__ import annotations
 import io
 import logging
 import os
+import re
+import stat
 import sys
 import threading
 import traceback
@@ -42,6 +49,11 @@ FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 _PRIORITY = {logging.CRITICAL: 2, logging.ERROR: 3, logging.WARNING: 4, logging.INFO: 6, logging.DEBUG: 7}
 
 log = logging.getLogger(__name__)
+
+trouble: str | None = None
+"""Why this run's log file is not written (a few words), or None while it is."""
+
+_OUR_LINE = re.compile(rb"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} [A-Z]+ ")
 
 
 def log_dir() -> Path:
@@ -65,17 +77,40 @@ class PrivateRotatingFile(_OwnHandler, RotatingFileHandler):
         super().__init__(path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8")
 
     def _open(self) -> io.TextIOWrapper:
-        fd = os.open(self.baseFilename, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        os.fchmod(fd, 0o600)  # a file left by a run under a looser umask is closed up too
+        # Never a pipe (opening one for writing waits for a reader: the start would hang) nor a link elsewhere.
+        fd = os.open(self.baseFilename, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_NOFOLLOW, 0o600)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise OSError(f"{self.baseFilename} is not a file")
+            if not _ours(fd):
+                raise OSError(f"{self.baseFilename} is not the companion's log; it is left as it is")
+            os.fchmod(fd, 0o600)  # a file left by a run under a looser umask is closed up too
+        except BaseException:
+            os.close(fd)
+            raise
         return open(fd, "a", encoding=self.encoding, errors=self.errors)
 
     def handleError(self, record: logging.LogRecord) -> None:
         # A full or read-only card must not print a traceback for every line: say it once, the journal goes on.
+        global trouble
         if not self._failed:
             self._failed = True
             error = sys.exc_info()[1]
-            print(f"companion: the log file {self.baseFilename} cannot be written ({error}); "
+            trouble = _why(error)
+            print(f"companion: the log file {self.baseFilename} cannot be written ({trouble}); "
                   "the log goes on to standard error only.", file=sys.__stderr__)
+
+
+def _ours(fd: int) -> bool:
+    """Whether the open file is empty or starts with one of our lines (never append to another program's file)."""
+    head = os.pread(fd, 64, 0)
+    return not head or _OUR_LINE.match(head) is not None
+
+
+def _why(error: BaseException | None) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error) if error is not None and str(error) else type(error).__name__
 
 
 class _Stderr(_OwnHandler, logging.StreamHandler):  # type: ignore[type-arg]
@@ -138,6 +173,7 @@ def start(*, level: int = logging.INFO) -> Path | None:
     imported). Uncaught errors, in the main thread or any other, are logged
     too, so that a crash on the appliance is in the file and the journal.
     """
+    global trouble
     root = logging.getLogger()
     if any(isinstance(h, _OwnHandler) for h in root.handlers):
         return next((Path(h.baseFilename) for h in root.handlers if isinstance(h, PrivateRotatingFile)), None)
@@ -154,7 +190,8 @@ def start(*, level: int = logging.INFO) -> Path | None:
         log_dir().mkdir(mode=0o700, parents=True, exist_ok=True)
         file = PrivateRotatingFile(log_path())
     except OSError as error:
-        log.warning("the log file %s cannot be opened (%s); logging to standard error only", log_path(), error)
+        trouble = _why(error)
+        log.warning("the log file %s cannot be opened (%s); logging to standard error only", log_path(), trouble)
         path = None
     else:
         file.setFormatter(Formatter(FORMAT))
@@ -163,7 +200,7 @@ def start(*, level: int = logging.INFO) -> Path | None:
     sys.excepthook = _uncaught
     threading.excepthook = _uncaught_in_thread
     log.info("Tabletop Companion starting; this log: %s", path or "standard error only")
-    return path
+    return None if trouble else path  # a full card opens the file but fails at its first line
 
 
 def _uncaught(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:

@@ -84,7 +84,7 @@ class PhoneSwitch:
         if host == "0.0.0.0":  # every network: name the one a phone most likely shares with the table
             host = next((n.address for n in networks() if not n.loopback), "127.0.0.1")
         self.url = f"{'https' if config.tls else 'http'}://{host}:{port}"
-        return []
+        return [self._codes.problem] if self._codes.problem else []  # a codes file that is not ours (issue 22)
 
     def stop(self, *, turned_off: bool = False) -> None:
         """No phones any more: every connected page is told (to keep trying, unless `turned_off` in

@@ -122,25 +122,42 @@ class Pairings:
 
     Version 1 files (identity → player, no keys) are read as pairings without
     a key: such a display cannot prove itself and must be paired again.
+
+    A file that is not ours (a folder, a pipe, bytes that are not our JSON) is
+    left as it is: the pairings made this run last until the app stops, and
+    `problem` says so. A file of ours with a damaged entry starts with none and
+    is written again at the next pairing.
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self._pairings: dict[str, Pairing] = {}
+        self.problem: str | None = None
+        """Why the pairings are not read or not kept (one sentence), or None."""
+        self._writable = True
         self._load()
 
     def _load(self) -> None:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-            displays = data["displays"]
-            if not isinstance(displays, dict):
-                raise TypeError("displays is not an object")
-            self._pairings = {str(identity): _pairing(entry) for identity, entry in displays.items()}
+            data = json.loads(app_files.read_text(self.path))
+            if not isinstance(data, dict) or not isinstance(data.get("displays"), dict):
+                raise TypeError("not a pairings file")
         except FileNotFoundError:
-            self._pairings = {}
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            log.warning("display pairings in %s cannot be read (%s); starting with none", self.path, error)
-            self._pairings = {}
+            return
+        except (OSError, ValueError, RecursionError, TypeError) as error:  # UnicodeDecodeError is a ValueError
+            self._writable = False
+            why = error.strerror if isinstance(error, OSError) and error.strerror else "not the companion's pairings"
+            self.problem = (
+                f"The display pairings file {self.path} cannot be read ({why}); it is left as it is, "
+                "and displays paired now stay paired until the app stops."
+            )
+            log.warning("%s", self.problem)
+            return
+        try:
+            self._pairings = {str(identity): _pairing(entry) for identity, entry in data["displays"].items()}
+        except (ValueError, TypeError) as error:
+            log.warning("display pairings in %s are damaged (%s); starting with none", self.path, error)
+            self.problem = "The display pairings were damaged: each player display is paired again."
 
     def get(self, identity: str) -> Pairing | None:
         return self._pairings.get(identity)
@@ -170,12 +187,18 @@ class Pairings:
         return {identity: pairing.player for identity, pairing in self._pairings.items()}
 
     def _save(self) -> None:
+        if not self._writable:
+            return  # never over a file that is not ours
         # Whole or not at all (a pulled plug leaves one or the other), 0600: the keys are for this user's eyes only.
         displays = {
             identity: {"player": p.player, **({"key": p.key.hex()} if p.key is not None else {})}
             for identity, p in self._pairings.items()
         }
-        app_files.replace_whole(self.path, json.dumps({"version": 2, "displays": displays}, indent=2, sort_keys=True))
+        text = json.dumps({"version": 2, "displays": displays}, indent=2, sort_keys=True)
+        try:
+            app_files.replace_whole(self.path, text)
+        except OSError as error:  # a full or read-only card: the pairing holds until the app stops
+            log.warning("display pairings could not be saved in %s (%s); kept until the app stops", self.path, error)
 
 
 def _pairing(entry: object) -> Pairing:

@@ -88,6 +88,8 @@ class SeatCodes:
         self._games: dict[str, dict[str, str]] = {}
         self._writable = self.path is not None  # False: what is at the path is not ours, never touch it
         self._trouble: str | None = None  # the last save's failure, said once until it changes
+        self.problem: str | None = None
+        """Why the codes read at start are not kept on the card (one sentence for the table), or None."""
         if self.path is not None:
             self._load(self.path)
 
@@ -157,6 +159,7 @@ class SeatCodes:
 
     def _foreign(self, why: str) -> None:
         self._writable = False
+        self.problem = f"{why} The phones' seat codes last until the app stops."
         log.warning("%s The phones' seat codes are kept in memory only.", why)
 
     def _save(self) -> None:

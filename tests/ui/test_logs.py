@@ -123,7 +123,7 @@ def test_our_file_is_for_the_owner_only_whatever_the_umask_and_rotates_by_size(t
     home = tmp_path / "home"
     logs = home / "data" / "logs"
     logs.mkdir(parents=True)
-    (logs / "companion.log").write_text("left by an older version\n")
+    (logs / "companion.log").write_text("2026-01-02 20:15:00,000 INFO ui.logs: a line left by an older version\n")
     (logs / "companion.log").chmod(0o644)
     start(home, umask=0o022, max_bytes=2_000, lines=200)
     files = sorted(logs.iterdir())
