@@ -102,6 +102,8 @@ class CompanionApp(App):
             notices = [f"The hardware could not be started ({type(error).__name__}; the log says more)."]
         self.table.notices.extend(notices)
         self.home.notice = " ".join(self.table.notices)
+        if notices:
+            log.info("The home screen says: %s", self.home.notice)
         if self.table.displays is not None and self.session is not None:
             # Each player's display shows their own view, and plays their choices made on it (a game's menu).
             self.table.displays.attach(self.session)

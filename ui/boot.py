@@ -36,6 +36,7 @@ import importlib.machinery
 import io
 import logging
 import os
+import shutil
 import stat
 import sys
 from collections.abc import Iterator, Sequence
@@ -58,6 +59,7 @@ KIVY_LOG_FILES = 20
 CLIPBOARD = "dummy"
 """Kivy's clipboard provider: needs no program, no X and no SDL call; copy and paste still work inside the app."""
 NO_CUTBUFFER = "Cutbuffer: Unable to find any valuable Cutbuffer provider"
+NO_ICONS = "Error when copying logo directory"
 SETTINGS = "Kivy's settings file"
 KIVY_LOG = "Kivy's log"
 LARGEST_CONFIG = 1_000_000
@@ -83,8 +85,8 @@ def sentence(found: Sequence[Trouble]) -> str | None:
     if not whats:
         return None
     named = whats[0] if len(whats) == 1 else ", ".join(whats[:-1]) + " and " + whats[-1]
-    logs = " Its log goes to standard error only." if any(what.endswith("log") for what in whats) else ""
-    return f"The companion runs without {named} ({'; '.join(whys)}).{logs}"
+    logs = "; its log goes to standard error only" if any(what.endswith("log") for what in whats) else ""
+    return f"The companion runs without {named} ({'; '.join(whys)}){logs}."
 
 
 def prepare(*, appliance: bool = False, width: int = 800, height: int = 480) -> list[Trouble]:
@@ -92,9 +94,9 @@ def prepare(*, appliance: bool = False, width: int = 800, height: int = 480) -> 
     home = paths.kivy_home()
     try:
         home.mkdir(parents=True, exist_ok=True)
-    except OSError as error:  # a read-only or full card, a file where the folder goes: Kivy's defaults, no file
-        _trouble(SETTINGS, _why(error))
-        os.environ.setdefault("KIVY_NO_CONFIG", "1")
+    except OSError as error:  # a read-only or full card, a file where the folder goes: Kivy's defaults, no files
+        why = f"{home} is not a folder; it is left as it is" if isinstance(error, FileExistsError) else _why(error)
+        _no_kivy_home(home, why)
     _guard_kivy_file_log()
     os.environ["KIVY_HOME"] = str(home)
     os.environ.setdefault("KIVY_NO_ARGS", "1")
@@ -133,6 +135,18 @@ def prepare(*, appliance: bool = False, width: int = 800, height: int = 480) -> 
             if Config.has_option("input", option):
                 Config.remove_option("input", option)
     return list(troubles)
+
+
+def _no_kivy_home(home: Path, why: str) -> None:
+    """Kivy without its folder: its defaults, no settings file and no file log, said once on standard error."""
+    os.environ.setdefault("KIVY_NO_CONFIG", "1")
+    if "KIVY_NO_FILELOG" not in os.environ:
+        os.environ["KIVY_NO_FILELOG"] = "1"
+        _trouble(KIVY_LOG, why)
+    _trouble(SETTINGS, why)
+    with contextlib.suppress(Exception):
+        print(f"companion: Kivy's folder {home} cannot be made ({why}); Kivy runs on its defaults "
+              "and its log goes on to standard error only.", file=sys.__stderr__)
 
 
 def _trouble(what: str, why: str) -> None:
@@ -292,6 +306,18 @@ def _guard(module: ModuleType) -> None:
 
     handler._configure, handler._write_message, handler.purge_logs = guarded_configure, guarded_write, guarded_purge
     handler._companion_guarded = True
+    module.Logger.addFilter(_no_icon_traceback)
+
+
+def _no_icon_traceback(record: logging.LogRecord) -> bool:
+    """Kivy's copy of its icons into its folder, failing on a full or read-only card: one line, not a traceback."""
+    if record.exc_info and str(record.msg).startswith(NO_ICONS):
+        error = record.exc_info[1]
+        # shutil.Error lists every file it could not copy, each with its whole path: a few words instead
+        why = "some could not be written" if isinstance(error, shutil.Error) or error is None else _why(error)
+        record.msg = f"Kivy's icons could not be copied into its folder ({why}); Kivy uses its own"
+        record.exc_info, record.exc_text, record.levelno, record.levelname = None, None, logging.WARNING, "WARNING"
+    return True
 
 
 def _kivy_log_failed(handler: Any, error: Exception) -> None:
