@@ -59,19 +59,25 @@ class CompanionApp(App):
     def build(self) -> ScreenManager:
         load_kv(THEME_KV)  # each screen and widget loads its own rules when first made
         self.screens = ScreenManager(transition=NoTransition())
+        self.home = self._home_screen()
+        self.home.notice = " ".join(self.table.notices)
+        self.screens.add_widget(self.home)
+        return self.screens
+
+    def _home_screen(self) -> HomeScreen:
+        """The home screen; it reads the games file (the past games, the unfinished ones, the wins).
+
+        If that raises, the table still gets a home screen, on a store in memory, and a sentence (issue 22:
+        never a crash loop); the games file is left as it is.
+        """
         try:
-            self.home = HomeScreen(self)
+            return HomeScreen(self)
         except Exception:
-            # The home screen reads the games file (its history, its unfinished games): if that raises, the
-            # table still gets a home screen, on a store in memory, and a sentence (issue 22: never a crash loop).
             log.exception("the home screen could not read the games file")
             sentence = "The games file could not be read (the log says more); games are played but not saved."
             self.table.store = Store.in_memory(problem=sentence)
             self.table.notices.append(sentence)
-            self.home = HomeScreen(self)
-        self.home.notice = " ".join(self.table.notices)
-        self.screens.add_widget(self.home)
-        return self.screens
+            return HomeScreen(self)
 
     def on_start(self) -> None:
         if self.resume_on_start:
@@ -126,7 +132,7 @@ class CompanionApp(App):
         self.screens.remove_widget(self.home)
         self.table = table
         self.session = None
-        self.home = HomeScreen(self)
+        self.home = self._home_screen()
         self.home.notice = " ".join(table.notices)
         self.screens.add_widget(self.home)
         self.screens.current = "home"

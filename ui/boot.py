@@ -214,8 +214,10 @@ def _kivys_config(path: Path) -> bool | None:
             return False  # checked before opening: a pipe would block the start for ever
         if found.st_size == 0:
             return None
-        config = configparser.RawConfigParser(strict=False)
-        config.read_string(path.read_text(encoding="utf-8"))
+        config = configparser.ConfigParser()  # read as Kivy reads it: what Kivy would fail on, it would replace
+        config.read_string(path.read_text(encoding="utf-8-sig"))
+        for section in config.sections():
+            config.items(section)
         int(config.get("kivy", "config_version"))
     except FileNotFoundError:
         return None
