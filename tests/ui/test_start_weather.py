@@ -257,7 +257,6 @@ NOT_OURS = {  # garbage bytes where each file or folder goes
         config=f"[phones]\nenabled = true\nport = {_free_port()}\n",
     ),
     "games-file": Fault(("data/games.db",), (("games.db", "not saved"),)),
-    "backups": Fault(("data/backups",), ()),
     "data-folder": Fault(("data",), (("runs without", "its own log"), ("games.db", "not saved"))),
 }
 
@@ -340,10 +339,9 @@ def test_a_games_file_that_raises_at_opening(xvfb: str, tmp_path: Path) -> None:
     home = tmp_path / "home"
     (home / "data").mkdir(parents=True)
     _schema_flipped(home / "data" / "games.db")
-    for appliance in (False, True):
-        started = start(home, xvfb, tmp_path, appliance=appliance)
-        came_up(started, foreseen=False)  # the store's part of issue 22 may foresee it: then no traceback either
-        assert started.said, started.printed
+    started = start(home, xvfb, tmp_path, appliance=True)  # the appliance: it would resume a game it finds
+    came_up(started, foreseen=False)  # the store's part of issue 22 may foresee it: then no traceback either
+    assert started.said, started.printed
 
 
 def test_a_store_that_raises_at_opening_is_a_store_in_memory_and_a_sentence(
