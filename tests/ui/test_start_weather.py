@@ -114,7 +114,8 @@ def start(home: Path, display: str, sock_dir: Path, *, appliance: bool = False, 
                 while not any(wait_for in line for line in list(lines)) and time.monotonic() < deadline:
                     time.sleep(0.05)
             if ready and screenshot:
-                shoot(display, screenshot)
+                size = shoot(display, screenshot)
+                assert size == (800, 480), f"the window seen on the screen is {size}"
         finally:
             app.terminate()  # SDL turns SIGTERM into a window close, as systemd's stop does
             try:
@@ -128,13 +129,24 @@ def start(home: Path, display: str, sock_dir: Path, *, appliance: bool = False, 
     return Started(ready, returncode, printed, said)
 
 
-def shoot(display: str, name: str) -> None:
-    """The whole X screen, cut to the app's window at the top left of it (800x480 centred: as a table sees it)."""
+def shoot(display: str, name: str) -> tuple[int, int]:
+    """The app's window as the X screen shows it (the rest of the screen is black), saved; its size."""
     from PIL import ImageGrab
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    time.sleep(0.3)  # a frame or two after the first one, so that the notice line is drawn
-    ImageGrab.grab(xdisplay=display).save(SCREENSHOTS / f"{name}.png")
+    deadline = time.monotonic() + DEADLINE
+    while True:  # READY follows the first frame; X may show it a moment later on a busy machine
+        screen = ImageGrab.grab(xdisplay=display)
+        box = screen.getbbox()
+        window = screen.crop(box) if box else screen
+        if (box and len(window.getcolors(1 << 16) or range(1 << 16)) > 50) or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    time.sleep(0.3)  # a frame or two more, so that the notice line is drawn
+    screen = ImageGrab.grab(xdisplay=display)
+    window = screen.crop(screen.getbbox() or (0, 0, *screen.size))
+    window.save(SCREENSHOTS / f"{name}.png")
+    return window.size
 
 
 def came_up(started: Started, *, foreseen: bool = True) -> None:
