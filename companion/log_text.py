@@ -12,6 +12,7 @@ Used by ``hardware/`` and ``ui/`` alike; nothing here knows a game.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 import unicodedata
 from collections.abc import Callable
@@ -68,8 +69,8 @@ class Tally:
     `note(kind, line, source)` is called per event: `kind` names them in a
     count's line ("wrong seat codes"), `line` says this one and is already safe
     (built with `shown`). `flush()` logs the counts of the intervals that are
-    over (call it now and then: every note calls it too). Thread-safe enough
-    for one caller at a time; each user keeps its own.
+    over (call it now and then: every note calls it too). Thread-safe: a
+    device's reader threads may note at once.
     """
 
     def __init__(
@@ -80,26 +81,31 @@ class Tally:
     ) -> None:
         self.logger, self.every, self.clock = logger, every, clock
         self._kinds: dict[str, _Kind] = {}
+        self._lock = threading.RLock()
         self.totals: dict[str, int] = {}  # every event ever noted, per kind (for tests and the bench)
 
     def note(self, kind: str, line: str, source: str = "", level: int = logging.INFO) -> None:
         """One event of `kind` from `source`; `line` says it (logged if it opens an interval)."""
-        self.totals[kind] = self.totals.get(kind, 0) + 1
-        now = self.clock()
-        self.flush(now)
-        open_ = self._kinds.get(kind)
-        if open_ is None:
-            self._kinds[kind] = _Kind(started=now, last=line)
-            self.logger.log(level, "%s", line)
-            return
-        open_.count += 1
-        open_.last = line
-        if len(open_.sources) < MAX_SOURCES:
-            open_.sources.add(source)
+        with self._lock:
+            self.totals[kind] = self.totals.get(kind, 0) + 1
+            now = self.clock()
+            self.flush(now)
+            open_ = self._kinds.get(kind)
+            if open_ is None:
+                self._kinds[kind] = _Kind(started=now, last=line)
+                self.logger.log(level, "%s", line)
+                return
+            open_.count += 1
+            open_.last = line
+            if len(open_.sources) < MAX_SOURCES:
+                open_.sources.add(source)
 
     def flush(self, now: float | None = None, *, everything: bool = False) -> None:
         """Log the count of each kind whose interval is over (`everything`: of every kind, now)."""
-        now = self.clock() if now is None else now
+        with self._lock:
+            self._flush(self.clock() if now is None else now, everything)
+
+    def _flush(self, now: float, everything: bool) -> None:
         for kind, open_ in list(self._kinds.items()):
             if not everything and now - open_.started < self.every:
                 continue

@@ -89,6 +89,7 @@ LOG_EVERY = 60.0  # seconds: refusals and errors are logged as one count per thi
 SWEEP = 0.5  # seconds between looks at the connections' deadlines
 ACCEPT_PAUSE = 0.1  # seconds the accept loop rests when the system has no file to spare
 NEWS_EVERY = 10.0  # seconds: the shared screen hears of a second phone on one seat at most once in these
+TOO_FAST_EVERY = 5.0  # seconds: a page over its tap rate is told so at most once in these
 
 # What a phone reads when it is refused or dropped; never anything about the game.
 SEAT_TAKEN = "This seat is open on another phone. Ask the table to release it on the touchscreen."
@@ -385,7 +386,7 @@ class _Phone:
     dirty: asyncio.Event = field(default_factory=asyncio.Event)
     last: str | None = None  # the last page message sent, so an unchanged page is not sent again
     conn: _Conn | None = None  # its connection (when it was heard from last)
-    too_fast: bool = False  # told TOO_FAST already: the next refusals go unsaid until a tap passes again
+    too_fast_at: float = -TOO_FAST_EVERY  # when it was last told TOO_FAST: said once a while, not once a message
 
 
 class PhoneServer:
@@ -987,11 +988,11 @@ class PhoneServer:
                 f"{phone.player}'s page sends more than {self._taps.rate:g} messages a second: the rest wait",
                 phone.player,
             )
-            if not phone.too_fast:  # one sentence when the limit is reached, not one for each refused message
-                phone.too_fast = True
+            now = time.monotonic()
+            if now - phone.too_fast_at >= TOO_FAST_EVERY:  # one sentence, not one for each refused message
+                phone.too_fast_at = now
                 await phone.ws.send_json({"type": "refused", "sentence": TOO_FAST})
             return
-        phone.too_fast = False
         if not isinstance(action, dict):
             await phone.ws.send_json({"type": "refused", "sentence": UNREADABLE})
             return
