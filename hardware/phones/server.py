@@ -299,7 +299,7 @@ class Connections:
             if not conn.seat and conn.busy == 0 and conn.deadline is not None and now > conn.deadline
         ]
         for conn in found:
-            self._close(conn)
+            self.close(conn)
         return found
 
     def everyone(self) -> list[_Conn]:
@@ -309,10 +309,10 @@ class Connections:
         victim = next((conn for conn in conns if not conn.seat), None)
         if victim is None:
             return False
-        self._close(victim)
+        self.close(victim)
         return True
 
-    def _close(self, conn: _Conn) -> None:
+    def close(self, conn: _Conn) -> None:
         if conn.transport is not None:
             conn.transport.abort()
         else:  # still in its TLS handshake: its transport owns the socket, and notices the shutdown itself
@@ -698,8 +698,7 @@ class PhoneServer:
                 conn.source,
             )
         self.tally.flush()
-        loop = self._loop or asyncio.get_event_loop()
-        self._sweeper = loop.call_later(SWEEP, self._sweep)
+        self._sweeper = asyncio.get_running_loop().call_later(SWEEP, self._sweep)
 
     def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         """asyncio's own errors on this loop (a connection reset mid-write...): counted, never one a line."""
@@ -739,7 +738,7 @@ class PhoneServer:
             await self._runner.cleanup()
             self._runner = None
         for conn in self._connections.everyone():  # any still in a handshake, or never handed to aiohttp
-            self._connections._close(conn)
+            self._connections.close(conn)
         self.tally.flush(everything=True)
 
     def _later(self, coroutine: Awaitable[None]) -> None:
@@ -874,7 +873,8 @@ class PhoneServer:
         await ws.prepare(request)
         if held is not None:
             await self._drop(held, OPENED_AGAIN, retry=False)  # the seat's earlier, silent or own connection
-        log.info("%s's phone connected from %s", player, request.remote)
+        source = source_of(request.remote or "?")
+        self.tally.note(f"connections of {player}'s phone", f"{player}'s phone connected from {source}", source)
         self._call_soon(self._on_status)
         pages = asyncio.ensure_future(self._send_pages(phone))
         phone.dirty.set()
@@ -889,7 +889,7 @@ class PhoneServer:
             with self._lock:
                 if self._phones.get(player) is phone:
                     del self._phones[player]
-            log.info("%s's phone disconnected", player)
+            self.tally.note(f"disconnections of {player}'s phone", f"{player}'s phone disconnected", source)
             self._call_soon(self._on_status)
         return ws
 

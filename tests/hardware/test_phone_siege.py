@@ -70,8 +70,9 @@ class Siege:
             self.process.wait(5)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def siege() -> Iterator[Siege]:
+    """One server process for both tests (a process starts in seconds on the Pi)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))  # this side holds 1,200
     started = Siege()

@@ -8,8 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from companion.config import exposure
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,11 +23,12 @@ def check(home: Path, phones: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize(("interface", "family"), [("::", "IPv6"), ("0.0.0.0", "IPv4")])
-def test_the_check_names_what_every_address_exposes(tmp_path: Path, interface: str, family: str) -> None:
-    done = check(tmp_path, f'enabled = true\ninterface = "{interface}"')
-    assert f'phones.interface = "{interface}" listens on every {family} address of every network' in done.stdout
+def test_the_check_names_what_every_address_exposes(tmp_path: Path) -> None:
+    done = check(tmp_path, 'enabled = true\ninterface = "::"')
+    assert done.returncode == 0, done.stdout
+    assert 'phones.interface = "::" listens on every IPv6 address of every network' in done.stdout
     assert "anyone on any of them reaches the phone server" in done.stdout
+    assert 'phones.interface = "0.0.0.0" listens on every IPv4 address of every network' in str(exposure("0.0.0.0"))
 
 
 def test_one_address_is_not_named() -> None:
