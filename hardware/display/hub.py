@@ -50,6 +50,7 @@ from hardware.display import protocol
 from hardware.display.link import BAUDRATE, DisplayLink, Hello, PortScanner
 
 log = logging.getLogger(__name__)
+PORT_LIMIT = 240  # characters of a port's name in a log line: a /dev/serial/by-id name carries the device's words
 
 HELLO_LOG_EVERY = 2.0  # seconds: repeated HELLOs from one display make one log line per this long
 CHALLENGE_AGAIN_AFTER = 0.5  # seconds: a display that says HELLO again without answering is challenged anew
@@ -432,11 +433,11 @@ class DisplayHub:
                 log.info(
                     "display %s on %s said HELLO again (%d times since last noted)",
                     shown(hello.identity),
-                    shown(link.port),
+                    shown(link.port, PORT_LIMIT),
                     repeats,
                 )
                 return
-        port = shown(link.port)
+        port = shown(link.port, PORT_LIMIT)
         said = f"display {shown(hello.identity)} ({hello.cols}x{hello.rows}) on {port}"
         self._said.note(f"HELLOs with new identities on {port}", said, port)
         self._notify()
@@ -467,10 +468,12 @@ class DisplayHub:
             if pairing.key is not None and hmac.compare_digest(answer, protocol.prove(pairing.key, nonce)):
                 display.proven_key = pairing.key
                 display.claims = None
-                log.info("display %s on %s proved it is %s's", shown(identity), shown(link.port), pairing.player)
+                log.info(
+                    "display %s on %s proved it is %s's", shown(identity), shown(link.port, PORT_LIMIT), pairing.player
+                )
             else:
                 display.claims = pairing.player
-                port = shown(link.port)
+                port = shown(link.port, PORT_LIMIT)
                 self._said.note(
                     f"failed proofs on {port}",
                     f"display {shown(identity)} on {port} claims to be {pairing.player}'s but could not prove it",
@@ -514,7 +517,7 @@ class DisplayHub:
         with self._lock:
             display = self._displays.pop(id(link), None)
         if display is not None:
-            log.info("display %s unplugged from %s", shown(display.hello.identity), shown(link.port))
+            log.info("display %s unplugged from %s", shown(display.hello.identity), shown(link.port, PORT_LIMIT))
             self._notify()
 
     # -- menus (on the UI thread) ------------------------------------------------------------
