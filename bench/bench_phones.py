@@ -15,6 +15,12 @@ stamps the DOM's update (performance.timeOrigin + now, the clocks matched
 first). Beside it, a plain WebSocket echo's round trip from the same page
 (its CSP bypassed for the bench only), the same run.
 
+Under siege (issue 24): the server in a process of its own at 1,024 open
+files (`tests.support.phone_siege`); a player's page (the page, then its
+live connection's first message) opened 20 times while nothing else
+connects (the baseline), then while 1,200 idle connections from 20 other
+loopback addresses try to hold the server. Goal: under 1 s.
+
 Memory: the real app (`companion run`, under Xvfb) up to its first frame,
 its resident memory read; then a `PhoneServer` started in it with two phones
 connected (from this process), and its memory read again. Goal: within
@@ -24,6 +30,7 @@ connected (from this process), and its memory read again. Goal: within
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import queue
@@ -447,8 +454,65 @@ def _json_line(app: subprocess.Popen[str]) -> dict[str, Any]:
             return dict(json.loads(line))
 
 
+def siege() -> list[str]:
+    import aiohttp
+
+    from bench.__main__ import line
+
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tests.support.phone_siege", "5"],
+        cwd=HERE.parent,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout is not None and child.stdin is not None
+    url = json.loads(child.stdout.readline())["url"]
+    host, port = url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
+
+    async def open_page(client: aiohttp.ClientSession) -> float:
+        started = time.perf_counter()
+        async with client.get(url) as response:
+            await response.read()
+        async with client.ws_connect(url.replace("http", "ws", 1) + "/live?browser=bench") as ws:
+            while json.loads((await ws.receive(timeout=10)).data)["type"] != "page":
+                pass
+        return time.perf_counter() - started
+
+    async def measure() -> tuple[list[float], list[float]]:
+        async with aiohttp.ClientSession() as client:
+            quiet = [await open_page(client) for _ in range(20)]
+            held = []
+            for n in range(1200):
+                with contextlib.suppress(OSError):
+                    held.append(
+                        await asyncio.open_connection(host, int(port), local_addr=(f"127.0.0.{10 + n % 20}", 0))
+                    )
+            busy = [await open_page(client) for _ in range(20)]
+            for _reader, writer in held:
+                writer.transport.abort()
+            return quiet, busy
+
+    try:
+        quiet, busy = asyncio.run(measure())
+    finally:
+        child.stdin.write("quit\n")
+        child.stdin.flush()
+        child.wait(10)
+    ours, base = statistics.median(busy), statistics.median(quiet)
+    return [
+        line(
+            "page opens, 1,200 idle connections, median",
+            f"{ours * 1000:.2f} ms",
+            f"{base * 1000:.2f} ms",
+            ours / base,
+            "< 1000 ms",
+        )
+    ]
+
+
 def run() -> list[str]:
-    return latency() + browser() + memory()
+    return latency() + browser() + siege() + memory()
 
 
 if __name__ == "__main__":

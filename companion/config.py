@@ -281,6 +281,24 @@ def _phones(value: Any, problems: list[str]) -> PhonesConfig:
     return PhonesConfig(enabled, interface, port, tls)
 
 
+def exposure(interface: str) -> str | None:
+    """What `companion config --check` says of a `[phones] interface` that listens on every address, or None."""
+    import ipaddress
+
+    try:
+        address = ipaddress.ip_address(interface)
+    except ValueError:
+        return None
+    if not address.is_unspecified:
+        return None
+    family = "IPv6" if address.version == 6 else "IPv4"
+    return (
+        f'phones.interface = "{interface}" listens on every {family} address of every network this machine is '
+        "on (Wi-Fi, Ethernet, a VPN, a hotspot): anyone on any of them reaches the phone server and may try "
+        "seat codes. To listen on the table's network only, give its address, or choose it in Settings."
+    )
+
+
 def _is_interface(value: str) -> bool:
     import ipaddress
 

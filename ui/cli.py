@@ -331,9 +331,12 @@ def show_config(args: argparse.Namespace) -> int:
         print(config_file.EXAMPLE, end="")
         return 0
     if args.check:
-        _, problems = config_file.load(path)
+        loaded, problems = config_file.load(path)
         for problem in problems:
             print(problem)
+        exposed = config_file.exposure(loaded.phones.interface) if loaded.phones.enabled else None
+        if exposed:
+            print(exposed)
         if not problems:
             print(f"{path}: fine." if path.exists() else f"{path} does not exist: the defaults are used.")
         choices = TableChoices.load(paths.table_choices_path())

@@ -75,6 +75,7 @@ class PhoneSwitch:
                 call_soon=self.table.dispatch,
                 tls=config.tls,
                 on_news=_tell_the_table,
+                on_codes=link.codes_changed,
             ).start()
         except Exception as error:  # a port in use, an address this machine does not have, a bad certificate
             self.note = f"Phones could not start on {config.interface}:{config.port} ({error})."

@@ -5,7 +5,10 @@
 (through the table's dispatcher); `render(player)` is the game's phone page
 of ``session.view_for(player)``, the player's own private view and nothing
 else; `act(player, action)` plays a tapped choice and answers a refusal with
-its sentence. Every change of the attached session is pushed to the phones.
+its sentence. A phone does its seat's private work only (a private setup step,
+a private choice: ``game.is_private``); public moves, Pass, Leave, Undo and
+Redo are the touchscreen's, and a phone asking for one is told so in a
+sentence. Every change of the attached session is pushed to the phones.
 
 `attach(session)` gives the seats their tokens when the game changes (the
 phones panel attaches the session it is opened on, and the app attaches each
@@ -14,6 +17,8 @@ session it shows); `detach()` shows nothing any more. With `codes` (a
 a file: a game resumed after a restart gets its own tokens back, so the
 phones still open on its pages reconnect by themselves; a game that ends, or
 is no longer unfinished in the store, has its tokens dropped from the file.
+A seat given a new code at the table (Release) has its new code kept at once:
+the codes that survive a restart are the current ones only.
 """
 
 from __future__ import annotations
@@ -27,6 +32,10 @@ from companion.session import Session
 from hardware.phones.codes import SeatCodes
 
 log = logging.getLogger(__name__)
+
+ON_THE_TOUCHSCREEN = (
+    "This page makes your private choices only: moves, Pass, Leave, Undo and Redo are made on the table's touchscreen."
+)
 
 
 class PhoneTable:
@@ -120,6 +129,8 @@ class PhoneTable:
             return "No game is being played."
         if action.get("player") != player:  # the server forces it; this keeps it true whoever calls
             return f"This page is {player}'s: it can only make {player}'s choices."
+        if not session.game.is_private(action):  # a guest with a seat's code must not end or steer the game
+            return ON_THE_TOUCHSCREEN
         try:
             session.act(action)
         except Refusal as refusal:
@@ -130,6 +141,17 @@ class PhoneTable:
         if self.server is not None:
             self.server.changed()
             self._keep_codes()
+
+    def codes_changed(self) -> None:
+        """The table gave seats new codes (Release, "New code for Ann", Forget every phone): the file keeps
+        the new ones at once, so an old code opens nothing even after a restart."""
+        if self.codes is None or self.server is None or self._codes_for is None:
+            return
+        key = str(self._codes_for)
+        session = self.session
+        in_play = session is not None and session.game_id == self._codes_for and session.outcome is None
+        if in_play or self.codes.codes_for(key) is not None:
+            self.codes.keep(key, self.server.tokens())
 
     def _keep_codes(self) -> None:
         """A game that ends drops its codes from the file; one undone back into play keeps them again."""

@@ -44,11 +44,13 @@ from typing import Any, Protocol
 from companion import app_files
 from companion.dispatch import Dispatcher, immediate
 from companion.game import Refusal, View
+from companion.log_text import Tally, shown
 from companion.small_display import DOWN, MENU_KEYS, UP, GameDisplay, Menu, Page, neutral, pages_for
 from hardware.display import protocol
 from hardware.display.link import BAUDRATE, DisplayLink, Hello, PortScanner
 
 log = logging.getLogger(__name__)
+PORT_LIMIT = 240  # characters of a port's name in a log line: a /dev/serial/by-id name carries the device's words
 
 HELLO_LOG_EVERY = 2.0  # seconds: repeated HELLOs from one display make one log line per this long
 CHALLENGE_AGAIN_AFTER = 0.5  # seconds: a display that says HELLO again without answering is challenged anew
@@ -257,6 +259,7 @@ class DisplayHub:
         self._notify_count = 0
         self._key_listeners: list[Callable[[str, str], None]] = []
         self._menus: dict[str, Menu] = {}  # each player's place in their game's menu
+        self._said = Tally(log)  # what a device makes us log, counted per port: a flood cannot fill the logs
         self.scanner = PortScanner(
             ports,
             on_hello=self._hello,
@@ -335,7 +338,7 @@ class DisplayHub:
             # A new random key for this pairing: from now on the display must prove it holds it.
             key = secrets.token_bytes(protocol.KEY_SIZE)
             dropped = self.pairings.bind(target.hello.identity, player, key)
-            log.info("display %s paired with %s", target.hello.identity, player)
+            log.info("display %s paired with %s", shown(target.hello.identity), player)
             target.code = None
             target.claims = None
             target.page = 0
@@ -451,10 +454,15 @@ class DisplayHub:
                     return
                 repeats, display.hellos_unlogged, display.hello_logged_at = display.hellos_unlogged, 0, now
                 log.info(
-                    "display %s on %s said HELLO again (%d times since last noted)", hello.identity, link.port, repeats
+                    "display %s on %s said HELLO again (%d times since last noted)",
+                    shown(hello.identity),
+                    shown(link.port, PORT_LIMIT),
+                    repeats,
                 )
                 return
-        log.info("display %s (%dx%d) on %s", hello.identity, hello.cols, hello.rows, link.port)
+        port = shown(link.port, PORT_LIMIT)
+        said = f"display {shown(hello.identity)} ({hello.cols}x{hello.rows}) on {port}"
+        self._said.note(f"HELLOs with new identities on {port}", said, port)
         self._notify()
 
     def _challenge(self, display: _Display) -> None:
@@ -483,11 +491,17 @@ class DisplayHub:
             if pairing.key is not None and hmac.compare_digest(answer, protocol.prove(pairing.key, nonce)):
                 display.proven_key = pairing.key
                 display.claims = None
-                log.info("display %s on %s proved it is %s's", identity, link.port, pairing.player)
+                log.info(
+                    "display %s on %s proved it is %s's", shown(identity), shown(link.port, PORT_LIMIT), pairing.player
+                )
             else:
                 display.claims = pairing.player
-                log.warning(
-                    "display %s on %s claims to be %s's but could not prove it", identity, link.port, pairing.player
+                port = shown(link.port, PORT_LIMIT)
+                self._said.note(
+                    f"failed proofs on {port}",
+                    f"display {shown(identity)} on {port} claims to be {pairing.player}'s but could not prove it",
+                    port,
+                    logging.WARNING,
                 )
             self._refresh(display)
         self._notify()
@@ -526,7 +540,7 @@ class DisplayHub:
         with self._lock:
             display = self._displays.pop(id(link), None)
         if display is not None:
-            log.info("display %s unplugged from %s", display.hello.identity, link.port)
+            log.info("display %s unplugged from %s", shown(display.hello.identity), shown(link.port, PORT_LIMIT))
             self._notify()
 
     # -- menus (on the UI thread) ------------------------------------------------------------
@@ -546,7 +560,7 @@ class DisplayHub:
                     menu, action = menu.press(view, key, display.hello.cols, display.hello.rows)
                     self._menus[player] = menu
             except Exception:
-                log.exception("%s's display menu failed on the key %r", player, key)
+                log.exception("%s's display menu failed on the key %s", player, shown(repr(key)))
                 return
             if action is None:
                 self._refresh_player(player)
@@ -560,7 +574,7 @@ class DisplayHub:
         is refused before the rules see it.
         """
         if _player_of(action) != player:
-            log.warning("%s's display made an action for %r; refused", player, _player_of(action))
+            log.warning("%s's display made an action for %s; refused", player, shown(repr(_player_of(action))))
             self._refuse(player, f"This display is {player}'s: it can only make {player}'s choices.")
             return
         try:

@@ -118,6 +118,39 @@ def test_a_connected_phone_gets_its_own_page_and_is_released_on_the_touchscreen(
     ui.tap(ui.find(panel, "close_button"))
 
 
+def test_release_gives_a_new_code_shown_only_on_its_own_tap_and_forget_every_phone_renews_them_all(
+    ui: Any, phones: PhoneTable
+) -> None:
+    """Issue 24: "Release (and a new "New code for Ann") replaces the seat's code at once: the old page is told
+    "This page was closed at the table" and closed, the new QR code shows only on Ann's own tap"; "The table can
+    forget every phone of a game in one tap"."""
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    ui.tap(ui.find_text(screen, "Phones"))
+    panel = next(w for w in ui.window.children if type(w).__name__ == "PhonesPanel")
+    photographed = phones.server.url_for("Ann")
+    guest = Phone(photographed)
+    assert ui.wait_until(lambda: _has_text(panel, "Release Ann's phone"), timeout=10)
+    assert _has_text(panel, "New code for Bo")
+    ui.tap(ui.find_text(panel, "Ann: show my code"))
+    assert panel.url == photographed
+    ui.screenshot("phones-panel-new-codes.png")
+    ui.tap(ui.find_text(panel, "Release Ann's phone"))
+    assert ui.wait_until(lambda: guest.bye is not None, timeout=10)
+    assert guest.bye == "This page was closed at the table."
+    assert panel.qr is None and panel.url == "", "the new code waits for Ann's own tap"
+    assert ui.wait_until(lambda: _has_text(panel, "New code for Ann"), timeout=5)
+    fresh = phones.server.url_for("Ann")
+    assert fresh != photographed
+    ui.tap(ui.find_text(panel, "Ann: show my code"))
+    assert panel.url == fresh
+    bo = phones.server.url_for("Bo")
+    ui.tap(ui.find(panel, "forget_button"))
+    assert panel.qr is None
+    assert phones.server.url_for("Bo") != bo and phones.server.url_for("Ann") != fresh
+    ui.screenshot("phones-panel-forgotten.png")
+    ui.tap(ui.find(panel, "close_button"))
+
+
 def _has_text(root: Any, text: str) -> bool:
     return any(getattr(w, "text", None) == text for w in root.walk(restrict=True))
 

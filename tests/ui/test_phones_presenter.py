@@ -20,6 +20,9 @@ class FakePhones:
     def release(self, player: str) -> None:
         self.connected.discard(player)
 
+    def forget_phones(self) -> None:
+        self.connected.clear()
+
 
 def test_no_code_shows_until_its_own_seat_asks_and_then_only_that_one() -> None:
     """Issue 15: one QR code per seat, "each on its own tap ("Ann: show my code")"."""
@@ -35,10 +38,11 @@ def test_no_code_shows_until_its_own_seat_asks_and_then_only_that_one() -> None:
     assert present(["Ann", "Bo"], phones, shown="Cy").shown is None, "no seat, no code"
 
 
-def test_a_connected_seat_can_be_released() -> None:
-    """Issue 15: a second browser is refused "unless the player releases the seat on the touchscreen"."""
+def test_a_connected_seat_can_be_released_and_any_phone_seat_given_a_new_code() -> None:
+    """Issue 15: a second browser is refused "unless the player releases the seat on the touchscreen". Issue 24:
+    "Release (and a new "New code for Ann") replaces the seat's code at once"."""
     shown = present(["Ann", "Bo"], FakePhones({"Ann"}))
-    assert [s.release_text for s in shown.seats] == ["Release Ann's phone", ""]
+    assert [s.release_text for s in shown.seats] == ["Release Ann's phone", "New code for Bo"]
     assert [s.connected for s in shown.seats] == [True, False]
 
 
@@ -80,7 +84,7 @@ def test_a_connected_phone_on_a_display_seat_is_the_choice_made_and_can_be_relea
     phones = FakePhones({"Ann"})
     shown = present(["Ann", "Bo"], phones, paired=["Ann"])
     assert shown.seats[0].show_text == "Ann: show my code"
-    assert [s.release_text for s in shown.seats] == ["Release Ann's phone", ""]
+    assert [s.release_text for s in shown.seats] == ["Release Ann's phone", "New code for Bo"]
     phones.release("Ann")
     after = present(["Ann", "Bo"], phones, paired=["Ann"])
     assert after.seats[0].show_text == "Ann: also use my phone" and after.seats[0].release_text == ""

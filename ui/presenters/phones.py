@@ -8,6 +8,12 @@ neighbours do not photograph it. A seat with a paired player display may use a
 phone too (issue 15: "The player chooses on the touchscreen"): its button reads
 "Ann: also use my phone" until Ann taps it (or a phone on that seat is connected), then
 like any other seat's. The panel keeps who chose; the server knows nothing of it.
+
+The table controls the codes: a phone seat's second button gives it a new
+code ("New code for Ann", or "Release Ann's phone" while a phone shows her
+page): the old code opens nothing any more, the page that held the seat is
+closed, and the new code shows only on Ann's own tap. "Forget every phone"
+does so for every seat at once.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ class Phones(Protocol):
     def url_for(self, player: str) -> str | None: ...
     def status(self) -> dict[str, str]: ...
     def release(self, player: str) -> None: ...
+    def forget_phones(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -40,7 +47,7 @@ class SeatShown:
     player: str
     show_text: str  # "Ann: show my code", "Ann: also use my phone" (a display seat), "Hide Ann's code"
     connected: bool  # a phone shows this seat's page
-    release_text: str  # "Release Ann's phone" when connected, else ""
+    release_text: str  # "Release Ann's phone" when connected, "New code for Ann" on a phone seat, else ""
 
 
 @dataclass(frozen=True)
@@ -106,7 +113,11 @@ def present(
             show_text = f"Hide {player}'s code" if player == shown else f"{player}: show my code"
         else:
             show_text = f"{player}: also use my phone"
-        seats.append(SeatShown(player, show_text, connected, f"Release {player}'s phone" if connected else ""))
+        if connected:
+            release_text = f"Release {player}'s phone"
+        else:
+            release_text = f"New code for {player}" if player in phone_seats else ""
+        seats.append(SeatShown(player, show_text, connected, release_text))
     url = server.url_for(shown) if shown in phone_seats else None
     if url is None:
         return PhonesShown(tuple(seats), None, "", (), _display_note(with_display))

@@ -3,9 +3,11 @@
 Opened from a game screen with private views (Quin's "Phones" button). Thin
 over `ui.presenters.phones`: which seats, the words, the QR matrix. The code is
 drawn as a Kivy texture, one texel per module, scaled up without smoothing so
-its edges stay sharp; only one seat's code is on the screen at a time, and
-"Release Ann's phone" frees a seat whose phone is connected (another may then
-scan the code). A seat with a paired player display reads "Ann: also use my
+its edges stay sharp; only one seat's code is on the screen at a time.
+"Release Ann's phone" (or "New code for Ann" while no phone shows her page)
+gives the seat a new code at once and closes the page that held it; the new
+code shows only on Ann's own tap. "Forget every phone" does that for every
+seat. A seat with a paired player display reads "Ann: also use my
 phone": that tap is the player's choice and shows the code at once. Closing the
 panel hides any code; the choices live in a set the caller keeps for the game
 (`chosen=`), so a panel opened again remembers them.
@@ -142,8 +144,19 @@ class PhonesPanel(SteadyOpening, Popup):
         self.update()
 
     def release(self, player: str) -> None:
+        """A new code for `player`'s seat (the old page is closed); a code showing for it is hidden: the new one
+        shows only on the player's own tap."""
         if self.phones is not None:
             self.phones.release(player)
+        if self.shown_player == player:
+            self.shown_player = None
+        self.update()
+
+    def forget_all(self) -> None:
+        """Every seat a new code and every page closed, in one tap; no code shows until its own seat's tap."""
+        if self.phones is not None:
+            self.phones.forget_phones()
+        self.shown_player = None
         self.update()
 
     def _closing(self) -> None:
