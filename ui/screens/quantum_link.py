@@ -78,8 +78,14 @@ def _mesh(points: list[float]) -> list[float]:
 
 
 class HexCell(Label):
-    """One hex of the board with whatever sits on it; the face value is its text."""
+    """One hex of the board with whatever sits on it; the face value is its text.
 
+    A tap anywhere in the hex picks it (`HexBoard.on_touch_down` hands it over): the layout audit checks it by
+    the hex grid's rule (`tap_shape`: its inscribed circle at least 48 px across at 800x480).
+    """
+
+    is_tap_target = True
+    tap_shape = "hex"
     cell = ListProperty([0, 0])
     hex_radius = NumericProperty(10.0)
     squash = NumericProperty(1.0)  # its height over a regular hex's
