@@ -57,7 +57,9 @@ class SteadyOpening(ModalView):
         fade.start(self)
 
     def _appeared(self) -> None:
-        self.appearing = False
+        # One frame more, drawn whole: on a slow frame (a busy Pi) the fade can be over within a frame or two,
+        # before the finger that opened it has left the glass.
+        Clock.schedule_once(lambda _dt: setattr(self, "appearing", False), 0)
 
     def on_pre_dismiss(self) -> None:
         Animation.cancel_all(self, "opacity")
