@@ -131,6 +131,13 @@ def test_the_winning_line_is_highlighted(ui: Any) -> None:
     assert screen.board.hint == "Ann lined up five skydivers."
     assert not screen.board.can_skip
     assert screen.turn_text == "Game over"
+    centre = ui.find(screen, "centre_button")
+    assert "Centre" not in screen.banner  # nothing past the side any more: the banner says no more
+    assert not centre.disabled  # the formation sits a column off the middle: Centre may tidy it
+    ui.screenshot("quinque-winning-line-off-centre.png")
+    ui.tap(centre)
+    ui.frames(3)
+    assert centre.disabled and formation.line_on
     ui.screenshot("quinque-winning-line.png")
     ui.resize(1280, 720)
     ui.screenshot("quinque-winning-line-1280x720.png")
@@ -253,6 +260,9 @@ def test_a_formation_past_the_side_stays_put_until_centre_is_tapped(ui: Any) -> 
     ui.frames(3)
     assert where(screen) == centred
     ui.screenshot("quinque-centred.png")
+    ui.tap(ui.find(screen, "undo_button"))  # back to before the tile at the edge, and forward again
+    ui.tap(ui.find(screen, "redo_button"))
+    assert where(screen) == centred
 
 
 def test_a_formation_wider_than_the_board_is_shown_turned_when_centred(ui: Any) -> None:

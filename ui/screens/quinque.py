@@ -36,6 +36,8 @@ from ui.presenters.quinque import CellShown, QuinqueShown, Tap, present
 from ui.screens.base import GameScreen
 
 CLEAR = (0.0, 0.0, 0.0, 0.0)
+CUT = "Part of the formation is past the board's side: tap Centre to see it all."
+FITS_AGAIN = "The formation fits the right way round again: tap Centre to turn it."
 Origin = Callable[[Pos], tuple[float, float]]
 
 
@@ -126,6 +128,7 @@ class QuinqueScreen(GameScreen):
         self._anchor: tuple[float, float] | None = None  # where the grid's (0, 0) lies on the formation
         self._fitted_for: tuple[float, float] = (0.0, 0.0)  # the board area's size the anchor was set for
         self._turned = False  # the formation shown turned a quarter: it was wider than the board when centred
+        self._news = ""  # what the banner last said about centring
         self._redraw = Clock.create_trigger(lambda _dt: self.draw())
         super().__init__(*args, **kwargs)
 
@@ -234,20 +237,21 @@ class QuinqueScreen(GameScreen):
 
     def _offer_centring(self, shown: QuinqueShown, ox: float, area: tuple[float, float]) -> None:
         """Light **Centre** when centring would show more: part of the formation lies past the
-        board's side, or a formation shown turned fits the right way round again."""
+        board's side, or a formation shown turned fits the right way round again; or when it sits a whole
+        column or more off the board's middle (the banner says nothing then: all of it is in sight)."""
         size = cell_size()
         cols = [self._place(c.at)[0] for c in shown.cells] or [0]
         cut = ox + min(cols) * size < -1 or ox + (max(cols) + 1) * size > area[0] + 1
         turned = self._should_turn(shown, area[0])
-        helps = self._turned and not turned and shown.columns * size <= area[0] + 1
-        if cut and not helps:
-            helps = turned != self._turned or abs(self._fitted(shown, area, turned=turned)[0] - ox) > 1
-        if helps and not self.board.can_centre:
-            self.say(
-                "Part of the formation is past the board's side: tap Centre to see it all."
-                if cut
-                else "The formation fits the right way round again: tap Centre to turn it."
-            )
+        back = self._turned and not turned and shown.columns * size <= area[0] + 1
+        off = abs(self._fitted(shown, area, turned=turned)[0] - ox)
+        helps = back or turned != self._turned or off > (1 if cut else size - 1)  # or a whole column off middle
+        news = CUT if cut and helps else FITS_AGAIN if back else ""
+        if news and news != self._news:
+            self.say(news)  # once, when it becomes true
+        elif not news and self.banner in (CUT, FITS_AGAIN):
+            self.say("")  # nothing past the side any more (undone, or the faint spaces gone): the banner says no more
+        self._news = news
         self.board.can_centre = helps
 
     def _place(self, at: Pos, turned: bool | None = None) -> Pos:
