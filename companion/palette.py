@@ -142,6 +142,20 @@ def contrast(first: str, second: str) -> float:
     return (lighter + 0.05) / (darker + 0.05)
 
 
+def is_light(colour: str) -> bool:
+    """Whether dark ink reads better on `colour` than light text: black's WCAG contrast with it beats white's.
+
+    The one rule for text or a mark on a player's colour, on every screen (Quin's pieces, Quantum Link's dice
+    and cards, Quintet's tokens, the leave picker, Home's seat chips): ``"#fdd835"`` (yellow) and ``"#1e88e5"``
+    (blue) take dark ink, ``"#8e24aa"`` (purple) light text. A colour that cannot be read takes light text,
+    as on the theme's dark panels.
+    """
+    try:
+        return contrast(colour, "#000000") > contrast(colour, "#ffffff")
+    except ValueError:
+        return False
+
+
 def relative_luminance(colour: str) -> float:
     """WCAG 2 relative luminance of a colour (0 black, 1 white)."""
     r, g, b = linear(colour)

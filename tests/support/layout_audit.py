@@ -11,7 +11,15 @@ through its states and decides what fails. The checks, in the issue's words:
    another text or a tappable widget.
 2. Targets (`target_findings`): every tappable widget is at least
    `TARGET` px both ways at 800×480, at least `GAP` px from the next one, and
-   none lies under (or inside) another.
+   none lies under (or inside) another. A hex of a hex board (a class that
+   says ``tap_shape = "hex"``, with ``hex_radius`` and ``squash``: Quantum
+   Link's) is checked by the rule that fits a grid that tiles the board: a
+   tap anywhere on it goes to the nearest hex, so hexes touch and no dead gap
+   lies between them. Instead of its box and the gap, the circle inscribed
+   in each hex must be at least `TARGET` px across at 800×480 (a finger aimed
+   at a hex's middle lands in that hex, as on a 48 px button), and no two
+   hexes' inscribed circles may overlap (the hexes do not overlap). Against
+   any other tappable a hex counts as its box, with the usual gap.
 3. Stability (`stability_findings`): one tap apart on the same screen, a
    tappable that is still there keeps its position and size.
 4. Scrolling (`scroll_findings`): nothing scrolls (or is cut) sideways; a
@@ -32,6 +40,7 @@ button drawn after it (the banner over the top bar's title).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -467,7 +476,7 @@ def _overlap_findings(scene: Scene, texts: list[tuple[Any, Rect]]) -> list[Findi
             if widget is label or _related(label, widget):
                 continue
             box = intersect(scene.rects[id(widget)], clip_rect(widget, scene.window_size))
-            if overlaps(glyphs, box):
+            if overlaps(glyphs, box) and _box_overlaps(widget, glyphs):
                 where = "under" if order[id(widget)] > order[id(label)] else "over"
                 findings.append(
                     scene.finding(
@@ -499,14 +508,94 @@ def _r(r: Rect) -> str:
 # -- 2. targets ---------------------------------------------------------------------------------------
 
 
+def hex_shape(widget: Any) -> tuple[float, float, float] | None:
+    """A hex target's centre (window px) and the radius of the circle inscribed in it; None for any other
+    widget. The hex is pointy-topped, `hex_radius` from its middle to a corner, `squash` times as tall."""
+    if getattr(widget, "tap_shape", "") != "hex":
+        return None
+    s, squash = float(widget.hex_radius), float(widget.squash)
+    corners = [
+        (s * math.cos(math.radians(60 * i - 30)), s * squash * math.sin(math.radians(60 * i - 30))) for i in range(6)
+    ]
+    inner = min(
+        abs(ax * by - bx * ay) / math.hypot(bx - ax, by - ay)  # the distance from the middle to the side a-b
+        for (ax, ay), (bx, by) in zip(corners, corners[1:] + corners[:1], strict=True)
+    )
+    cx, cy = widget.to_window(*widget.center)
+    return cx, cy, inner
+
+
+def hex_corners(widget: Any) -> list[tuple[float, float]]:
+    """A hex target's six corners in window px (its whole tap region)."""
+    s, squash = float(widget.hex_radius), float(widget.squash)
+    cx, cy = widget.to_window(*widget.center)
+    angles = [math.radians(60 * i - 30) for i in range(6)]
+    return [(cx + s * math.cos(a), cy + s * squash * math.sin(a)) for a in angles]
+
+
+def _shapes_overlap(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]], slack: float) -> bool:
+    """Two convex shapes (corners in order) share more than `slack` px across every dividing direction."""
+    for shape in (a, b):
+        for (ax, ay), (bx, by) in zip(shape, [*shape[1:], shape[0]], strict=True):
+            nx, ny = by - ay, ax - bx
+            length = math.hypot(nx, ny) or 1.0
+            pa = [(x * nx + y * ny) / length for x, y in a]
+            pb = [(x * nx + y * ny) / length for x, y in b]
+            if min(max(pa), max(pb)) - max(min(pa), min(pb)) <= slack:
+                return False  # a line between them
+    return True
+
+
+def _box_overlaps(widget: Any, box: Rect, slack: float = 2.0) -> bool:
+    """`box` overlaps the tappable's own region: its hex for a hex target, else its box."""
+    if hex_shape(widget) is None:
+        return True
+    corners = [(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])]
+    return _shapes_overlap(hex_corners(widget), corners, slack)
+
+
+def _hex_findings(scene: Scene, widget: Any, others: Sequence[Any], *, check_size: bool) -> list[Finding]:
+    """The hex grid's rule (see the module's docstring) for one hex against the hexes after it."""
+    findings: list[Finding] = []
+    shape = hex_shape(widget)
+    assert shape is not None
+    cx, cy, inner = shape
+    if check_size and 2 * inner < TARGET - SLACK:
+        findings.append(
+            scene.finding(
+                "targets", widget, f"a hex whose inscribed circle is under {TARGET} px across", f"{2 * inner:.1f} px"
+            )
+        )
+    for other in others:
+        theirs = hex_shape(other)
+        if theirs is None:
+            continue
+        apart = math.hypot(theirs[0] - cx, theirs[1] - cy)
+        if apart < inner + theirs[2] - SLACK:
+            findings.append(
+                scene.finding(
+                    "targets",
+                    widget,
+                    "a hex over another hex",
+                    f"middles {apart:.1f} px apart, inscribed radii {inner:.1f} + {theirs[2]:.1f}; {_other(other)}",
+                )
+            )
+    return findings
+
+
 def target_findings(scene: Scene, *, check_size: bool = True) -> list[Finding]:
     """Big enough (at 800×480: `check_size`), apart from each other, none under or inside another."""
     findings: list[Finding] = []
     tappables = scene.tappables
     boxes = {id(w): intersect(scene.rects[id(w)], clip_rect(w, scene.window_size)) for w in tappables}
+    for i, widget in enumerate(tappables):
+        if hex_shape(widget) is not None:
+            findings.extend(_hex_findings(scene, widget, tappables[i + 1 :], check_size=check_size))
     for widget in tappables:
         if not check_size:
             break
+        if hex_shape(widget) is not None:
+            continue  # checked by the hex grid's rule
         w, h = widget.size
         if w < TARGET - SLACK or h < TARGET - SLACK:
             findings.append(
@@ -515,6 +604,8 @@ def target_findings(scene: Scene, *, check_size: bool = True) -> list[Finding]:
     for i, widget in enumerate(tappables):
         nearest: tuple[float, Any] | None = None
         for other in tappables[i + 1 :]:
+            if hex_shape(widget) is not None and hex_shape(other) is not None:
+                continue  # two hexes of a board touch by design: checked by the hex grid's rule
             a, b = boxes[id(widget)], boxes[id(other)]
             if _related(widget, other):
                 findings.append(scene.finding("targets", widget, "a tappable inside another tappable", _other(other)))

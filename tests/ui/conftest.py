@@ -220,9 +220,12 @@ class Ui:
 
         self.frames(2)
         end = time.monotonic() + timeout
-        # a popup at rest is fully opaque; one fading in or out still takes every touch
+        # A popup at rest is fully opaque; one fading in or out still takes every touch. Our steady popups say
+        # so in public (`appearing`); a plain Kivy popup's own fade (in, and out on dismiss) is told only by
+        # ModalView's private `_anim_alpha`: Kivy 2.3 has no public property for it, so it is read here.
         while time.monotonic() < end and any(
-            isinstance(w, ModalView) and w._anim_alpha < 1 for w in self.window.children
+            isinstance(w, ModalView) and (getattr(w, "appearing", False) or w._anim_alpha < 1)
+            for w in self.window.children
         ):
             self.frames(1)
 

@@ -166,6 +166,7 @@ def test_names_are_shown_whole_or_counted_never_cut():
 
 
 def test_a_chip_number_reads_on_its_colour():
+    """The one ink rule (companion.palette.is_light, WCAG contrast): blue takes dark ink, as in the leave picker."""
     from ui.presenters.home import ink_on
 
-    assert ink_on("#fdd835") == "#000000" and ink_on("#1e88e5") == "#ffffff" and ink_on("#8e24aa") == "#ffffff"
+    assert ink_on("#fdd835") == "#000000" and ink_on("#1e88e5") == "#000000" and ink_on("#8e24aa") == "#ffffff"

@@ -131,6 +131,13 @@ def test_the_winning_line_is_highlighted(ui: Any) -> None:
     assert screen.board.hint == "Ann lined up five skydivers."
     assert not screen.board.can_skip
     assert screen.turn_text == "Game over"
+    centre = ui.find(screen, "centre_button")
+    assert "Centre" not in screen.banner  # nothing past the side any more: the banner says no more
+    assert not centre.disabled  # the formation sits a column off the middle: Centre may tidy it
+    ui.screenshot("quinque-winning-line-off-centre.png")
+    ui.tap(centre)
+    ui.frames(3)
+    assert centre.disabled and formation.line_on
     ui.screenshot("quinque-winning-line.png")
     ui.resize(1280, 720)
     ui.screenshot("quinque-winning-line-1280x720.png")
@@ -173,7 +180,8 @@ def where(screen: Any) -> dict[tuple[tuple[int, int], str], tuple[int, int]]:
 def test_the_formation_never_moves_under_the_finger(ui: Any) -> None:
     """Issue 21: "Quinque re-centres the formation after a tile is added, so the next tap marks another tile."
 
-    A tile added (and the move step's spaces) leaves every tile already on the board where it was on screen.
+    A tile added (and the move step's spaces, and the turn passing) leaves every tile already on the board where
+    it was on screen.
     """
     screen = ui.start_game("quinque", ["Ann", "Bo"])
     ui.tap(spot(screen, (0, 0), "se"))
@@ -194,17 +202,7 @@ def test_the_formation_never_moves_under_the_finger(ui: Any) -> None:
         before = where(screen)
         ui.tap(ui.find(screen, "skip_button"))
         ui.frames(3)
-        if screen.banner.startswith("New turn: the formation is centred again"):
-            continue  # re-fitted between turns, and said so
-        assert where(screen) == before
-    # Between turns every tile is in sight again (re-fitted if one had drifted out, and said so).
-    scroller = screen.board.ids.scroller
-    left, bottom = scroller.to_window(*scroller.pos)
-    for tile in screen.tile_views.values():
-        if any(tile is screen.tile_views.get(tuple(t["at"])) for t in screen.session.public_view()["tiles"]):
-            x, y = tile.to_window(*tile.pos)
-            assert left - 1 <= x and x + tile.width <= left + scroller.width + 1
-            assert bottom - 1 <= y and y + tile.height <= bottom + scroller.height + 1
+        assert where(screen) == before, "the formation moved when the turn passed"
     ui.screenshot("quinque-after-several-tiles.png")
 
 
@@ -217,11 +215,13 @@ def in_sight(screen: Any) -> bool:
     return all(left - 1 <= x and x + cell_size() <= left + scroller.width + 1 for x in xs)
 
 
-def test_a_formation_reaching_the_edge_moves_over_and_never_scrolls_sideways(ui: Any) -> None:
-    """Issue 21's audit: "no sideways scrolling" (the formation was 560 px in a 550 px board, scrolled sideways).
+def test_a_formation_past_the_side_stays_put_until_centre_is_tapped(ui: Any) -> None:
+    """Issue 21: "one tap apart on the same screen, every tappable that is still there keeps its position and
+    size, unless the tap opened or closed a popup" and "No sideways scrolling of anything a player needs".
 
-    A tile added at the edge of a formation as wide as the board moves it over just as far as it must to
-    stay in sight, and the banner says why; between turns it is centred again.
+    Ann adds a tile at the board's side edge: nothing already shown moves (it used to move over a column, under
+    the next finger), the board does not scroll sideways, and Centre lights up with the banner saying why.
+    One tap on Centre brings the whole formation into sight; a second tap (a double tap) moves nothing again.
     """
     screen = ui.start_game("quinque", ["Ann", "Bo"])
     for action in (
@@ -230,32 +230,54 @@ def test_a_formation_reaching_the_edge_moves_over_and_never_scrolls_sideways(ui:
     ):
         screen.session.act(action)
     ui.frames(3)
+    centre = ui.find(screen, "centre_button")
+    assert centre.disabled  # everything is in sight: nothing to centre
     ui.tap(spot(screen, (1, 0), "nw"))
     ui.frames(3)
     ui.tap(ui.find(screen, "skip_button"))
     ui.frames(3)
-    ui.tap(spot(screen, (2, 0), "nw"))  # Ann adds further right, at the board's edge
+    assert centre.disabled
+    before = where(screen)
+    widget = spot(screen, (2, 0), "nw")  # the faint space at the board's right edge
+    aimed = on_screen(widget)
+    ui.tap(widget)
     ui.frames(3)
+    after = where(screen)
+    assert {k: after[k] for k in before} == before and after[((2, 0), "nw")] == aimed
     scroller = screen.board.ids.scroller
     assert not scroller.do_scroll_x and screen.board.ids.formation.width <= scroller.width + 1
-    assert in_sight(screen)
-    assert screen.banner.startswith("The formation moved over to stay in sight")
-    ui.tap(ui.find(screen, "skip_button"))  # the turn passes: centred again
+    assert not centre.disabled and "tap Centre to see it all" in screen.banner
+    skip = ui.find(screen, "skip_button")
+    skip_box = (skip.to_window(*skip.pos), tuple(skip.size))
+    ui.screenshot("quinque-past-the-side.png")
+
+    ui.tap(centre)
     ui.frames(3)
-    assert in_sight(screen)
-    ui.screenshot("quinque-centred-between-turns.png")
+    assert in_sight(screen) and centre.disabled
+    assert (skip.to_window(*skip.pos), tuple(skip.size)) == skip_box  # Skip beside it never moves
+    centred = where(screen)
+    ui.tap(centre)  # a double tap's second half
+    ui.frames(3)
+    assert where(screen) == centred
+    ui.screenshot("quinque-centred.png")
+    ui.tap(ui.find(screen, "undo_button"))  # back to before the tile at the edge, and forward again
+    ui.tap(ui.find(screen, "redo_button"))
+    assert where(screen) == centred
 
 
-def test_a_formation_wider_than_the_board_is_shown_turned(ui: Any) -> None:
+def test_a_formation_wider_than_the_board_is_shown_turned_when_centred(ui: Any) -> None:
     """Issue 21's audit: "no sideways scrolling", and skydivers (and spaces) "at least 48 px and 8 px apart".
 
-    Six columns do not fit the 800x480 board: the formation is shown turned a quarter (as from the next
-    side of the table), scrolls up and down, and the banner says so.
+    Six columns do not fit the 800x480 board: a tap on Centre shows the formation turned a quarter (as from the
+    next side of the table), scrolling up and down, and the banner says so. It never turns by itself mid-game.
     """
     screen = ui.start_game("quinque", ["Ann", "Bo"])
     for n, who in enumerate(("Ann", "Bo", "Ann", "Bo")):
         screen.session.act({"type": "add", "player": who, "tile": [n, 0], "skydiver": "nw"})
         screen.session.act({"type": "skip", "player": who})
+    ui.frames(4)
+    assert not screen._turned
+    ui.tap(ui.find(screen, "centre_button"))
     ui.frames(4)
     assert screen._turned
     assert "turned a quarter" in screen.banner

@@ -19,7 +19,7 @@ from companion import games
 from companion.game import ABANDONED, LEFT
 from companion.games import names
 from companion.names import look, normal_name
-from companion.palette import delta_e, hard_pairs
+from companion.palette import delta_e, hard_pairs, is_light
 from ui.presenters import Variant, format_clock
 from ui.theme import SEAT_COLOURS
 
@@ -223,9 +223,9 @@ def _colours(totals: Mapping[str, int]) -> dict[str, str]:
 
 
 def ink_on(colour: str) -> str:
-    """Black or white, whichever reads better on `colour` (a seat chip's number on its colour)."""
-    r, g, b = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
-    return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "#ffffff"
+    """Black or white, whichever reads better on `colour` (a seat chip's number on its colour): the one rule,
+    `companion.palette.is_light`."""
+    return "#000000" if is_light(colour) else "#ffffff"
 
 
 def _bars(wins: Mapping[str, int], colours: Mapping[str, str], most: int) -> tuple[Bar, ...]:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.game import Leave, Player
+from companion.palette import is_light  # the one ink-on-a-colour rule (also for Quintet's tokens)
 
 NO_TEXT = "No, back"
 TITLE = "Who leaves?"
@@ -76,21 +77,6 @@ def what_follows(name: str, still_in: Sequence[str]) -> str:
 def question(name: str, still_in: Sequence[str]) -> str:
     """``Ann leaves the game for good? Bo wins.``: asked before anyone leaves."""
     return f"{name} leaves the game for good? {what_follows(name, still_in)}"
-
-
-def is_light(colour: str) -> bool:
-    """Whether dark ink reads better than light text on `colour`: the higher contrast (WCAG) of the two.
-
-    "#fdd835" (yellow) and "#1e88e5" (blue) take ink; "#8e24aa" (purple) takes light text.
-    """
-    digits = colour.lstrip("#")
-    try:
-        channels = [int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4)]
-    except ValueError:
-        return False
-    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
-    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
-    return (luminance + 0.05) / 0.05 > 1.05 / (luminance + 0.05)  # against black ink, against white
 
 
 def _and(names: Sequence[str]) -> str:

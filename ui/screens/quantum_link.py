@@ -27,14 +27,16 @@ from kivy.properties import (
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
+from kivy.utils import get_hex_from_color
 
 from companion.game import Action, View
+from companion.palette import is_light
 from ui import theme
 from ui.presenters import quantum_link as presenter
 from ui.presenters.quantum_link import Cell, HexShown, QuantumLinkShown, Selection
 from ui.screens.base import GameScreen
 from ui.widgets.fitted_popup import FittedPopup
-from ui.widgets.fitting import keep_fitted
+from ui.widgets.fitting import fit_text
 
 RGBA = theme.RGBA
 SQRT3 = math.sqrt(3.0)
@@ -57,9 +59,8 @@ def _shade(colour: RGBA, factor: float) -> RGBA:
 
 
 def _ink_on(colour: RGBA) -> RGBA:
-    """Black or white, whichever reads better on `colour`."""
-    r, g, b, _ = colour
-    return theme.INK if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else (1.0, 1.0, 1.0, 1.0)
+    """Black or white, whichever reads better on `colour` (`companion.palette.is_light`: the one rule)."""
+    return theme.INK if is_light(get_hex_from_color(colour)[:7]) else (1.0, 1.0, 1.0, 1.0)
 
 
 def _hex_points(cx: float, cy: float, radius: float, squash: float = 1.0) -> list[float]:
@@ -78,8 +79,14 @@ def _mesh(points: list[float]) -> list[float]:
 
 
 class HexCell(Label):
-    """One hex of the board with whatever sits on it; the face value is its text."""
+    """One hex of the board with whatever sits on it; the face value is its text.
 
+    A tap anywhere in the hex picks it (`HexBoard.on_touch_down` hands it over): the layout audit checks it by
+    the hex grid's rule (`tap_shape`: its inscribed circle at least 48 px across at 800x480).
+    """
+
+    is_tap_target = True
+    tap_shape = "hex"
     cell = ListProperty([0, 0])
     hex_radius = NumericProperty(10.0)
     squash = NumericProperty(1.0)  # its height over a regular hex's
@@ -273,7 +280,7 @@ class QuantumLinkScreen(GameScreen):
         self.view: View | None = None
         self.shown: QuantumLinkShown | None = None
         self.body = QuantumLinkBody(screen=self)
-        keep_fitted(self.body.ids.rematch_button)  # "New game, <a long name> opens" wraps rather than ends in "…"
+        fit_text(self.body.ids.rematch_button)  # "New game, <a long name> opens" wraps rather than ends in "…"
         return self.body
 
     @property

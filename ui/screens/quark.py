@@ -26,7 +26,7 @@ from companion.game import Action, View
 from ui import theme
 from ui.presenters import quark as presenter
 from ui.screens.base import GameScreen
-from ui.widgets.fitting import keep_fitted
+from ui.widgets.fitting import fit_text
 
 
 def _colour(hex_colour: str | None) -> list[float]:
@@ -64,7 +64,7 @@ class QuarkName(Label):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        keep_fitted(self, smallest=dp(14))
+        fit_text(self, smallest=14)
 
 
 class QuarkRow(BoxLayout):

@@ -34,8 +34,10 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
+from kivy.utils import get_hex_from_color
 
 from companion.game import Action, Refusal, View
+from companion.palette import is_light
 from ui import theme
 from ui.presenters.quin import (
     Chip,
@@ -64,9 +66,8 @@ FADE = {"board": 1.0, "off": 1.0, "waiting": 0.35, "taken": 0.12, "unassigned": 
 
 
 def ink_on(fill: theme.RGBA) -> theme.RGBA:
-    """The theme's dark or light text, whichever reads on `fill`."""
-    r, g, b = fill[:3]
-    return theme.INK if 0.299 * r + 0.587 * g + 0.114 * b > 0.6 else theme.TEXT
+    """The theme's dark or light text, whichever reads on `fill` (`companion.palette.is_light`: the one rule)."""
+    return theme.INK if is_light(get_hex_from_color(fill)[:7]) else theme.TEXT
 
 
 class QuinPiece(ButtonBehavior, Label):

@@ -36,6 +36,8 @@ from ui.presenters.quinque import CellShown, QuinqueShown, Tap, present
 from ui.screens.base import GameScreen
 
 CLEAR = (0.0, 0.0, 0.0, 0.0)
+CUT = "Part of the formation is past the board's side: tap Centre to see it all."
+FITS_AGAIN = "The formation fits the right way round again: tap Centre to turn it."
 Origin = Callable[[Pos], tuple[float, float]]
 
 
@@ -109,6 +111,7 @@ class QuinqueBoard(BoxLayout):
     hint = StringProperty("")
     note = StringProperty("")
     can_skip = BooleanProperty(False)
+    can_centre = BooleanProperty(False)  # part of the formation is out of sight sideways: centring shows it
 
 
 class QuinqueScreen(GameScreen):
@@ -124,8 +127,8 @@ class QuinqueScreen(GameScreen):
         self._legal: Sequence[Action] = ()
         self._anchor: tuple[float, float] | None = None  # where the grid's (0, 0) lies on the formation
         self._fitted_for: tuple[float, float] = (0.0, 0.0)  # the board area's size the anchor was set for
-        self._drawn_player: str | None = None  # whose turn the last drawing showed
-        self._turned = False  # the formation shown turned a quarter: it grew wider than the board
+        self._turned = False  # the formation shown turned a quarter: it was wider than the board when centred
+        self._news = ""  # what the banner last said about centring
         self._redraw = Clock.create_trigger(lambda _dt: self.draw())
         super().__init__(*args, **kwargs)
 
@@ -158,12 +161,16 @@ class QuinqueScreen(GameScreen):
     def draw(self) -> None:
         """Lay the formation out again from the last `shown`, and the side panel with it.
 
-        What is on the board stays where it is on screen: a tile added (or the spaces of the move step)
-        grows the formation away from the finger, scrolling the rest so nothing already shown moves.
-        The board scrolls up and down, never sideways: a formation grown wider than the board area is shown
-        turned a quarter (as a player on the next side of the table sees it), and the banner says so. The
-        formation is fitted (centred) again only when the board area changes size, when it turns, or between
-        turns when a tile has drifted out of sight, and the banner says so.
+        Issue 21: "one tap apart on the same screen, every tappable that is still there keeps its position and
+        size [...] A list that grows grows away from the finger", and "No sideways scrolling". So the formation
+        is anchored: whatever a tap does (add a tile, mark, move, Skip, Undo, the turn passing), every tile
+        already shown stays where it is on screen, and the board grows away from it, up and down by scrolling.
+        Sideways the board never scrolls, so a formation grown past the board's side edge is partly out of
+        sight; it is then never moved for the players (a tap aimed at a skydiver would land on another), but
+        **Centre** (beside Skip) lights up and the banner says so: one deliberate tap there centres it (and
+        turns it a quarter when it is wider than the board, as a player on the next side of the table sees
+        it). A second tap on that button does nothing more, so a double tap cannot misfire. The formation is
+        centred by itself only when nothing aims at it: the first drawing, and a change of the board's size.
         """
         shown = self.shown
         if shown is None:
@@ -173,42 +180,25 @@ class QuinqueScreen(GameScreen):
         scroller = self.board.ids.scroller
         size = cell_size()
         area = (scroller.width, scroller.height)
-        new_turn = self._drawn_player is not None and shown.player != self._drawn_player
-        self._drawn_player = shown.player
-        turned = self._should_turn(shown, area[0], new_turn=new_turn)
-        if turned != self._turned:
-            self._turned, self._anchor = turned, None
-            self.say(
-                "The formation is wider than the board: it is shown turned a quarter, so it scrolls up and down."
-                if turned
-                else "The formation is shown the right way round again."
-            )
         if self._anchor is None or self._fitted_for != area:
+            self._turn_to(self._should_turn(shown, area[0]))
             ox, oy = self._fitted(shown, area)
         else:
             # Where the grid's (0, 0) sits in the board area now: its place on the formation, as scrolled.
             # (The scroller moves its content by a translation, not by the formation's pos.)
             ox = self._anchor[0]
             oy = self._anchor[1] - scroller.scroll_y * max(0.0, formation.height - area[1])
-            if new_turn and not self._all_tiles_in_sight(shown, ox, oy, area) and self._tiles_fit(shown, area):
-                ox, oy = self._fitted(shown, area)
-                self.say("New turn: the formation is centred again, so every tile is in sight.")
         self._fitted_for = area
         placed = [self._place(c.at) for c in shown.cells] or [(0, 0)]
-        cols, rows = [c for c, _ in placed], [r for _, r in placed]
-        # Sideways the formation is exactly the board's width: it moves over only as far as it must to stay in it.
-        was = ox
-        ox = min(ox, area[0] - (max(cols) + 1) * size)
-        ox = max(ox, -min(cols) * size)
-        if abs(ox - was) > 1 and self._anchor is not None and not new_turn:
-            self.say("The formation moved over to stay in sight: the board never scrolls sideways.")
+        rows = [r for _, r in placed]
+        # Up and down the formation grows away from what is shown: the scroller keeps every tile in its place.
         min_y, max_y = min(0.0, oy - max(rows) * size), max(area[1], oy - min(rows) * size + size)
         formation.size = (area[0], max_y - min_y)
         self._anchor = (ox, oy - min_y)
-        # Scroll so the part of the formation that was in view stays exactly where it was.
         spare_y = formation.height - area[1]
         scroller.scroll_x = 0
         scroller.scroll_y = -min_y / spare_y if spare_y > 0 else 0
+        self._offer_centring(shown, ox, area)
         anchor_x, anchor_y = self._anchor
 
         def origin(at: Pos) -> tuple[float, float]:
@@ -225,51 +215,73 @@ class QuinqueScreen(GameScreen):
                 self._add_tile(formation, cell, origin(cell.at))
         self._ring_line(formation, shown.line_ends, origin)
 
-    def _place(self, at: Pos) -> Pos:
+    def centre(self) -> None:
+        """Centre the formation in the board (turned a quarter if it is wider than the board): the one way it
+        moves sideways, and only on this deliberate tap (issue 21: nothing moves under a finger)."""
+        if self.shown is None or not self.board.can_centre:
+            return  # a double tap's second half: the formation is centred already, nothing moves again
+        self._anchor = None  # the next drawing fits it again
+        self.board.can_centre = False
+        self.say("")
+        self._redraw()
+
+    def _turn_to(self, turned: bool) -> None:
+        if turned != self._turned:
+            self.say(
+                "The formation is wider than the board: it is shown turned a quarter, as from the next side "
+                "of the table, and scrolls up and down."
+                if turned
+                else "The formation is shown the right way round again."
+            )
+        self._turned = turned
+
+    def _offer_centring(self, shown: QuinqueShown, ox: float, area: tuple[float, float]) -> None:
+        """Light **Centre** when centring would show more: part of the formation lies past the
+        board's side, or a formation shown turned fits the right way round again; or when it sits a whole
+        column or more off the board's middle (the banner says nothing then: all of it is in sight)."""
+        size = cell_size()
+        cols = [self._place(c.at)[0] for c in shown.cells] or [0]
+        cut = ox + min(cols) * size < -1 or ox + (max(cols) + 1) * size > area[0] + 1
+        turned = self._should_turn(shown, area[0])
+        back = self._turned and not turned and shown.columns * size <= area[0] + 1
+        off = abs(self._fitted(shown, area, turned=turned)[0] - ox)
+        helps = back or turned != self._turned or off > (1 if cut else size - 1)  # or a whole column off middle
+        news = CUT if cut and helps else FITS_AGAIN if back else ""
+        if news and news != self._news:
+            self.say(news)  # once, when it becomes true
+        elif not news and self.banner in (CUT, FITS_AGAIN):
+            self.say("")  # nothing past the side any more (undone, or the faint spaces gone): the banner says no more
+        self._news = news
+        self.board.can_centre = helps
+
+    def _place(self, at: Pos, turned: bool | None = None) -> Pos:
         """A grid cell's column and row on screen: as on the table, or turned a quarter clockwise."""
-        return (-at[1], at[0]) if self._turned else at
+        return (-at[1], at[0]) if (self._turned if turned is None else turned) else at
 
     def _corner_place(self, i: int) -> tuple[int, int]:
         """Where a tile's `i`th skydiver (nw, ne, sw, se) sits in the tile on screen: column, row (0 top)."""
         x, y = i % 2, i // 2
         return (1 - y, x) if self._turned else (x, y)
 
-    def _span(self, shown: QuinqueShown, *, tiles_only: bool = False) -> tuple[int, int, int, int]:
+    def _span(self, shown: QuinqueShown, turned: bool) -> tuple[int, int, int, int]:
         """The first column and row on screen, and how many columns and rows the formation takes."""
-        placed = [self._place(c.at) for c in shown.cells if not tiles_only or c.kind == "tile"] or [(0, 0)]
+        placed = [self._place(c.at, turned) for c in shown.cells] or [(0, 0)]
         left, top = min(c for c, _ in placed), min(r for _, r in placed)
         return left, top, max(c for c, _ in placed) - left + 1, max(r for _, r in placed) - top + 1
 
-    def _should_turn(self, shown: QuinqueShown, width: float, *, new_turn: bool) -> bool:
-        """Turned a quarter when the formation is wider than the board and turning it makes it fit; turned
-        back only between turns, once it fits the right way round (never back and forth within a turn)."""
-        too_wide = shown.columns * cell_size() > width
-        if self._turned:
-            return too_wide or not new_turn
-        return too_wide and shown.rows * cell_size() <= width
+    def _should_turn(self, shown: QuinqueShown, width: float) -> bool:
+        """Shown turned a quarter when the formation is wider than the board and turning it makes it fit."""
+        size = cell_size()
+        return shown.columns * size > width + 1 and shown.rows * size <= width + 1
 
-    def _fitted(self, shown: QuinqueShown, area: tuple[float, float]) -> tuple[float, float]:
+    def _fitted(
+        self, shown: QuinqueShown, area: tuple[float, float], *, turned: bool | None = None
+    ) -> tuple[float, float]:
         """Where the grid's (0, 0) goes in the board area for the formation to sit in its middle."""
         size = cell_size()
-        left, top, columns, rows = self._span(shown)
+        left, top, columns, rows = self._span(shown, self._turned if turned is None else turned)
         width, height = columns * size, rows * size
         return (area[0] - width) / 2 - left * size, (area[1] - height) / 2 + (top + rows - 1) * size
-
-    def _tiles_fit(self, shown: QuinqueShown, area: tuple[float, float]) -> bool:
-        """Whether the placed tiles fit the board area at all (if not, centring again would not help: scroll)."""
-        _, _, columns, rows = self._span(shown, tiles_only=True)
-        return columns * cell_size() <= area[0] and rows * cell_size() <= area[1]
-
-    def _all_tiles_in_sight(self, shown: QuinqueShown, ox: float, oy: float, area: tuple[float, float]) -> bool:
-        size = cell_size()
-        placed = [self._place(c.at) for c in shown.cells if c.kind == "tile"]
-        return all(
-            ox + col * size >= 0
-            and ox + (col + 1) * size <= area[0] + 1
-            and oy - row * size >= 0
-            and oy - row * size + size <= area[1] + 1
-            for col, row in placed
-        )
 
     def _add_space(self, formation: QuinqueFormation, cell: CellShown, pos: tuple[float, float]) -> None:
         inset = edge()

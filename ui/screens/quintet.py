@@ -39,7 +39,7 @@ from ui.presenters.quintet import (
     last_roll_note,
 )
 from ui.screens.base import GameScreen
-from ui.widgets.fitting import keep_fitted
+from ui.widgets.fitting import fit_text
 
 ROLL_ANIMATION = 0.4
 """Seconds the dice tumble after a roll (the issue allows at most half a second)."""
@@ -410,7 +410,7 @@ class QuintetScreen(GameScreen):
         )
         if not button.enabled:
             widget.background_color = theme.DISABLED_BUTTON
-        keep_fitted(widget, smallest=sp(14))  # a long capture wraps (or steps its font down), never ends in "…"
+        fit_text(widget, smallest=14)  # a long capture wraps (or steps its font down), never ends in "…"
         widget.bind(on_release=lambda _w, tap=button.tap: self.tap(tap))
         return widget
 

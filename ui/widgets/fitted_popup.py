@@ -9,7 +9,9 @@ on whatever the popup the first tap opened had under the finger (a player's
 name in the leave picker, the same player in the next pairing question).
 A `SteadyOpening` popup takes no touch until it is at rest: it fades in
 over `OPENING_SECONDS` from the first frame after it opened, however long
-building it took, and swallows every touch that begins meanwhile.
+building it took, and swallows every touch that begins meanwhile. It does so
+through Kivy's public API only (``open(animation=False)``, `opacity`, an
+`Animation` of its own), never ModalView's private fade.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 
 from kivy.animation import Animation
 from kivy.clock import Clock
-from kivy.properties import NumericProperty
+from kivy.properties import BooleanProperty, NumericProperty
 from kivy.uix.modalview import ModalView
 from kivy.uix.popup import Popup
 
@@ -29,39 +31,47 @@ OPENING_SECONDS = 0.25
 class SteadyOpening(ModalView):
     """A ModalView that takes no touch until it has finished appearing (mix it in before the popup class).
 
-    Its fade-in starts on the frame after it opened: Kivy's would start at once and, after a slow frame
-    (building the popup), be over before anyone saw it.
+    It opens through Kivy's public ``open(animation=False)`` and fades itself in on its own `opacity` (a
+    public property, where Kivy's own fade uses private members), starting on the frame after it opened:
+    Kivy's would start at once and, after a slow frame (building the popup), be over before anyone saw it.
+    Kivy's ``on_open`` comes at once, as for any popup opened without animation.
     """
 
-    _anim_duration = NumericProperty(OPENING_SECONDS)
+    appearing = BooleanProperty(False)
+    """True while it fades in: a touch now is a hurried finger's second tap, not an answer to it."""
 
     def open(self, *args: Any, **kwargs: Any) -> None:
-        was_open = self._is_open
-        super().open(*args, **kwargs)
-        if was_open or not kwargs.get("animation", True):
-            return
-        Animation.cancel_all(self, "_anim_alpha")
-        Clock.schedule_once(lambda _dt: self._fade_in(), 0)
+        animate = bool(kwargs.pop("animation", True)) and self.parent is None  # an open one stays as it is
+        Animation.cancel_all(self, "opacity")
+        self.appearing = animate
+        self.opacity = 0.0 if animate else 1.0
+        super().open(*args, animation=False, **kwargs)
+        if animate:
+            Clock.schedule_once(lambda _dt: self._fade_in(), 0)
 
     def _fade_in(self) -> None:
-        if not self._is_open:
-            return
-        fade = Animation(_anim_alpha=1.0, d=self._anim_duration)
-        fade.bind(on_complete=lambda *_a: self.dispatch("on_open"))
+        if not self.appearing:
+            return  # dismissed (or opened at once) meanwhile
+        fade = Animation(opacity=1.0, d=OPENING_SECONDS)
+        fade.bind(on_complete=lambda *_a: self._appeared())
         fade.start(self)
 
-    @property
-    def steadying(self) -> bool:
-        """It is still appearing: a touch now is a hurried finger's second tap, not an answer to it."""
-        return bool(self._is_open) and self._anim_alpha < 1
+    def _appeared(self) -> None:
+        # One frame more, drawn whole: on a slow frame (a busy Pi) the fade can be over within a frame or two,
+        # before the finger that opened it has left the glass.
+        Clock.schedule_once(lambda _dt: setattr(self, "appearing", False), 0)
+
+    def on_pre_dismiss(self) -> None:
+        Animation.cancel_all(self, "opacity")
+        self.appearing = False
 
     def on_touch_down(self, touch: Any) -> bool:
-        if self.steadying:
+        if self.appearing:
             return True
         return bool(super().on_touch_down(touch))
 
     def on_touch_up(self, touch: Any) -> bool:
-        if self.steadying and touch.grab_current is None:
+        if self.appearing and touch.grab_current is None:
             return True
         return bool(super().on_touch_up(touch))
 
