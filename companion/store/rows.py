@@ -8,6 +8,7 @@ import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 APPLICATION_ID = 0x54436F6D  # "TCom": written into every games file we make (PRAGMA application_id)
@@ -199,6 +200,48 @@ def newer_than_us(connection: sqlite3.Connection) -> int | None:
         if connection.execute(tables).fetchall() == ours.execute(tables).fetchall():
             raise Damaged(f"schema version {version} on a schema-{SCHEMA_VERSION} file")
     return version
+
+
+_OPTIONAL = frozenset({"dice_tally", "wins_tally"})
+"""Tables a file of this schema may lack: one made before the tallies gets them when opened (`ensure_tally`)."""
+
+
+def _schema_rows(connection: sqlite3.Connection) -> dict[tuple[bytes, bytes, bytes], bytes]:
+    # As bytes, whitespace folded: a flipped bit may leave text that is not UTF-8, and that is damage to
+    # report, not an exception to raise.
+    rows = connection.execute(
+        "SELECT CAST(type AS BLOB), CAST(name AS BLOB), CAST(tbl_name AS BLOB), CAST(sql AS BLOB) FROM sqlite_master"
+    ).fetchall()
+    return {
+        (bytes(t or b""), bytes(n or b""), bytes(tb or b"")): b" ".join(bytes(sql or b"").split())
+        for t, n, tb, sql in rows
+    }
+
+
+@lru_cache(maxsize=1)
+def _our_schema() -> dict[tuple[bytes, bytes, bytes], bytes]:
+    with closing(memory_db()) as ours:
+        create_schema(ours)
+        return _schema_rows(ours)
+
+
+def schema_problem(connection: sqlite3.Connection) -> str | None:
+    """What differs between the file's schema (every table, column and index) and the one we create; None if
+    nothing does. A difference is damage (a flipped bit in a table's definition), never a reason to trust it.
+
+    Raises `sqlite3.Error` (or a decoding error) when SQLite cannot read the schema at all: damage too.
+    """
+    stored, ours = _schema_rows(connection), _our_schema()
+    for key, sql in ours.items():
+        if key not in stored:
+            if key[1].decode() not in _OPTIONAL:
+                return f"the table {key[1].decode()} is missing"
+        elif stored[key] != sql:
+            return f"the definition of {key[1].decode()} is not ours"
+    extra = sorted(stored.keys() - ours.keys())
+    if extra:
+        return f"it holds {extra[0][1].decode(errors='replace')!r}, which this app never makes"
+    return None
 
 
 def create_schema(connection: sqlite3.Connection, *, in_transaction: bool = False) -> None:

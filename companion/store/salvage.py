@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from companion.store.files import (
 )
 from companion.store.pages import check_wal, checkpointed, records
 from companion.store.rows import (
+    APPLICATION_ID,
     GAME_COLUMNS,
     GAME_NAMES,
     MOVE_COLUMNS,
@@ -34,6 +36,7 @@ from companion.store.rows import (
     normal_row,
     plural,
     row_checksum,
+    schema_problem,
     valid_row,
 )
 
@@ -53,6 +56,8 @@ class Survey:
     kept: dict[int, int] = field(default_factory=dict)  # id -> moves kept
     lost_games: int = 0
     orphan_moves: int = 0
+    backup_times: list[float | None] = field(default_factory=list)  # each backup's time, as `backups`
+    restored_at: float | None = None  # the newest backup a game's own row came back from
 
     def add(self, db: bytes) -> None:
         """Every row of a picture of the damaged file that still checks out; of two versions, the newer."""
@@ -64,8 +69,9 @@ class Survey:
             if key not in self.moves or move[7] > self.moves[key][7]:
                 self.moves[key] = move
 
-    def add_backup(self, db: bytes) -> None:
+    def add_backup(self, db: bytes, when: float | None = None) -> None:
         self.backups.append(_good_rows(db))
+        self.backup_times.append(when)
 
     def settle(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
         """Each game kept up to its last good move; the rows to write, checksummed.
@@ -73,11 +79,13 @@ class Survey:
         A backup fills a gap only where it is certain to say the same: a game the file lost entirely, or a
         move of a game whose record in that backup has the very version the file's record has.
         """
-        for backup_games, _moves in self.backups:
+        for (backup_games, _moves), when in zip(self.backups, self.backup_times, strict=True):
             for gid, game in backup_games.items():
                 if gid not in self.games:
                     self.games[gid] = game
                     self.from_backup.add(gid)
+                    if when is not None and (self.restored_at is None or when > self.restored_at):
+                        self.restored_at = when
         highest: dict[int, int] = {}
         for gid, seq in self.moves:
             highest[gid] = max(highest.get(gid, 0), seq + 1)
@@ -128,7 +136,12 @@ class Survey:
         return head + self.summary("were kept" if kept_aside else "could be read") + "."
 
     def summary(self, kept: str) -> str:
-        """'2 games with 61 moves <kept>, 1 lost (Quin with Ann and Bo lost its last move)'."""
+        """'2 games with 61 moves <kept>, 1 lost (Quin with Ann and Bo lost its last move)'.
+
+        Every loss it can see is counted, unfinished games' too: moves cut from a game, moves whose game's
+        record is gone. What a backup brought back says when that backup was made: whatever was played after
+        it (finished or not) left no trace to count, and the sentence says so rather than "0 lost".
+        """
         if not self.games:
             return "no game could be read from it"
         lost = sum(self.lost.values()) + self.orphan_moves
@@ -139,16 +152,28 @@ class Survey:
         if len(self.lost) > 3:
             details.append(f"{len(self.lost) - 3} more games lost moves")
         if self.lost_games:
-            details.append(f"{plural(self.lost_games, 'game')} could not be read at all")
+            details.append(
+                f"{plural(self.lost_games, 'game')} with {plural(self.orphan_moves, 'move')} could not be read at all"
+            )
         if self.from_backup:
-            details.append(f"{plural(len(self.from_backup), 'game')} came back from a backup")
+            details.append(
+                f"{plural(len(self.from_backup), 'game')} came back from a backup{self.made()}: whatever was "
+                "played after it, finished or not, is lost and could not be counted"
+            )
         restored = sum(1 for gid, seq in self.moves_from_backup if seq < self.kept.get(gid, 0))
         if restored and not self.from_backup:
             details.append(f"{plural(restored, 'move')} came back from a backup")
         tail = f" ({'; '.join(details)})" if details else ""
         moves = sum(self.kept.values())
         kept = f" {kept}" if kept else ""
-        return f"{plural(len(self.games), 'game')} with {plural(moves, 'move')}{kept}, {lost:,} lost{tail}"
+        counted = f", {lost:,} lost" if lost or not self.from_backup else ""
+        return f"{plural(len(self.games), 'game')} with {plural(moves, 'move')}{kept}{counted}{tail}"
+
+    def made(self) -> str:
+        """" made 26 Nov at 14:02": when the newest backup that brought a game back was made ("" if none)."""
+        if self.restored_at is None:
+            return ""
+        return time.strftime(" made %d %b at %H:%M", time.localtime(self.restored_at))
 
 
 def _abandoned(game: tuple[Any, ...]) -> bool:
@@ -192,12 +217,32 @@ def _survey(path: Path) -> Survey:
         page_size = int.from_bytes(wal[8:12], "big")
         if page_size in {1 << n for n in range(9, 17)}:
             survey.add(checkpointed(db, wal[: 32 + report.replayed * (24 + page_size)]))
+    _add_backups(survey, path)
+    return survey
+
+
+def _add_backups(survey: Survey, path: Path) -> None:
     for copy in backups(path):
         try:
-            survey.add_backup(copy.read_bytes())
+            survey.add_backup(copy.read_bytes(), copy.stat().st_mtime)
         except OSError:
             continue
-    return survey
+
+
+def restore_from_backups(path: Path) -> str | None:
+    """The games file at `path` is missing: make it again from its backups (never over a file); the sentence
+    saying so, or None when no backup holds a game (nothing is made then)."""
+    survey = Survey()
+    _add_backups(survey, path)
+    games, moves = survey.settle()
+    if not games:
+        return None
+    create_file(path, games, moves)
+    return (
+        f"The games file {path.name} was missing: it was restored from its backups{survey.made()}, "
+        f"{plural(len(games), 'game')} with {plural(len(moves), 'move')}; whatever was played after that backup, "
+        "finished or not, is lost and could not be counted."
+    )
 
 
 def salvage_into_memory(path: Path) -> tuple[sqlite3.Connection, Survey]:
@@ -266,8 +311,8 @@ def check(path: str | Path) -> CheckReport:
     try:
         connection.deserialize(checkpointed(db, wal))
         problems.extend(verify_all(connection))
-    except sqlite3.Error as error:
-        problems.append(f"SQLite cannot read it ({error}).")
+    except Exception as error:  # the store's edge, as in `verify_all`
+        problems.append(_unreadable(error))
     finally:
         connection.close()
     if not problems:
@@ -296,6 +341,13 @@ def verify_all(connection: sqlite3.Connection) -> list[str]:
             return problems
         if connection.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
             migrate(connection)  # an older file is checked as the companion will convert it
+        else:
+            schema = schema_problem(connection)
+            if schema is not None:
+                problems.append(f"Its schema (the tables' own definitions) is damaged: {schema}.")
+                return problems
+            if connection.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+                problems.append("Its stamp (the application id in its header) is damaged.")
         games: dict[int, tuple[Any, ...]] = {}
         for row in connection.execute(f"SELECT {GAME_NAMES}, checksum FROM games"):
             values = valid_row("games", GAME_COLUMNS, row)
@@ -319,6 +371,13 @@ def verify_all(connection: sqlite3.Connection) -> list[str]:
                 problems.append(
                     f"{describe(game[1], game[2])} (game {gid}) is missing {missing} of its {game[8]} moves."
                 )
-    except sqlite3.Error as error:
-        problems.append(f"SQLite cannot read it ({error}).")
+    except Exception as error:  # the store's edge: whatever SQLite (or decoding its answer) raises is damage
+        problems.append(_unreadable(error))
     return problems
+
+
+def _unreadable(error: Exception) -> str:
+    if isinstance(error, sqlite3.Error):
+        return f"SQLite cannot read it ({error})."
+    # a decoding error's own words quote raw bytes: the sentence names what kind of answer it was
+    return f"SQLite's answer about it cannot be read: it is damaged ({type(error).__name__})."

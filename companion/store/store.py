@@ -111,7 +111,7 @@ class Store:
         self._saving = saving
         self._clock = clock
         self._last_backup = clock()
-        with contextlib.suppress(sqlite3.Error):
+        with contextlib.suppress(Exception):  # a damaged schema: the first read finds it and salvages
             ensure_tally(connection)  # a file made before the dice tally (counted from the moves when first read)
         for sentence in (notice, problem):
             if sentence:
@@ -142,6 +142,9 @@ class Store:
         except Weather as weather:
             lock.release()
             return cls._in_memory_copy(path, weather.sentence, clock)
+        except OSError as error:  # the card, at any step of a repair
+            lock.release()
+            return cls._in_memory_copy(path, weather_sentence(error, path, opening=True), clock)
         except BaseException:
             lock.release()
             raise
@@ -172,7 +175,7 @@ class Store:
         """Play on a copy of the file in memory while it cannot be written; try again at every write."""
         try:
             connection, survey = copy_in_memory(path, 2.0) if path.exists() else (fresh_memory_db(), None)
-        except OSError:
+        except Exception:  # unreadable too: the table still plays, in memory
             connection, survey = fresh_memory_db(), None
         notice = survey.sentence(path, kept_aside=None) if survey is not None else None
         return cls(connection, path, notice=notice, problem=why, saving=False, clock=clock)
@@ -214,17 +217,24 @@ class Store:
                     self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
-        except sqlite3.Error as error:
+        except NotSaved:
+            raise
+        except Exception as error:  # the store's edge: weather only when the system says so, else damage
             if self._db.in_transaction:
-                with contextlib.suppress(sqlite3.Error):
+                with contextlib.suppress(Exception):
                     self._db.execute("ROLLBACK")
             if isinstance(error, sqlite3.IntegrityError):
                 log.warning("games file %s: changed by another program; a move was not saved", self._where)
                 raise NotSaved(
                     "The games file was changed by another program: this move was not saved. Restart the companion."
                 ) from error
-            self._not_saving(weather_sentence(error, self.path, opening=False))
-            raise NotSaved(self.problem) from error
+            if is_weather(error, self.path):
+                self._not_saving(weather_sentence(error, self.path, opening=False))
+                raise NotSaved(self.problem) from error
+            self._repair(error)
+            raise NotSaved(
+                f"{self.notice} This move was not saved: resume the game to go on from what was kept."
+            ) from error
         if self._saving and self.problem is not None:
             self.problem = None
             log.info("games file %s: moves are saved again", self._where)
@@ -459,12 +469,16 @@ class Store:
     # -- reading -------------------------------------------------------------------------------------------------
 
     def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        if any(type(arg) is int and not -(2**63) <= arg < 2**63 for arg in args):
+            return []  # a number no row can hold (SQLite would raise OverflowError binding it): no such row
         try:
             return self._db.execute(sql, args).fetchall()
         except sqlite3.DatabaseError as error:
             if is_weather(error, self.path):
                 return []
             raise Damaged(str(error)) from error
+        except Exception as error:  # a text SQLite gives back that is not UTF-8, a number out of range: damage
+            raise Damaged(type(error).__name__) from error
 
     def _games(self, where: str, args: Sequence[Any] = ()) -> list[GameRecord]:
         out = []
@@ -479,11 +493,11 @@ class Store:
         """Run a read; a damaged row found on the way is salvaged here, at the store's edge, and the read retried."""
         try:
             return read()
-        except (Damaged, ValueError, TypeError, KeyError) as damage:
+        except Exception as damage:  # the store's edge: anything a damaged row or schema makes the reading raise
             self._repair(damage)
         try:
             return read()
-        except (Damaged, ValueError, TypeError, KeyError):
+        except Exception:
             return None
 
     def game(self, game_id: int) -> GameRecord | None:
@@ -594,13 +608,13 @@ class Store:
         """
         try:
             kinds = tally.stamps(self._db)
-        except sqlite3.Error:
+        except Exception:  # a damaged tally holds nothing the games do not: counted again below
             kinds = {}
         out = {}
         for game, at_stamp in sorted(kinds.items()):
             try:
                 wins = tally.current_wins(self._db, game, at_stamp)
-            except sqlite3.Error:
+            except Exception:
                 wins = None
             if wins is None:
                 wins = self._count_wins_again(game, at_stamp)
@@ -626,7 +640,7 @@ class Store:
         """
         try:
             counts = tally.current(self._db, game)
-        except sqlite3.Error:
+        except Exception:
             counts = None
         if counts is None:
             counts = self._count_dice_again(game)
@@ -635,7 +649,7 @@ class Store:
     def _count_dice_again(self, game: str) -> list[int]:
         try:
             before = tally.stamp(self._db, game)
-        except sqlite3.Error:
+        except Exception:
             before = None
         counts = tally.recount(event for move in self.all_moves(game) for event in move.events)
         if before is None or not (self._writable and self._saving):
@@ -668,7 +682,13 @@ class Store:
         with contextlib.suppress(sqlite3.Error):
             self._db.close()
         if self._lock is not None and self._saving and self._writable:
-            self._db, self.notice = salvage_file(self.path)
+            try:
+                self._db, self.notice = salvage_file(self.path)
+            except (OSError, sqlite3.Error) as error:  # the card would not take the mended file: play in memory
+                self._db, survey = salvage_into_memory(self.path)
+                self.notice = survey.sentence(self.path, kept_aside=None)
+                self._saving = False
+                self._not_saving(weather_sentence(error, self.path, opening=False))
         else:
             self._db, survey = salvage_into_memory(self.path)
             self.notice = survey.sentence(self.path, kept_aside=None)
