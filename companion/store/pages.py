@@ -17,6 +17,7 @@ import struct
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import NamedTuple
 
 __all__ = ["Record", "WalReport", "check_wal", "checkpointed", "records"]
 
@@ -57,9 +58,8 @@ class WalReport:
     detail: str  # one short English phrase for logs
 
 
-@dataclass(frozen=True)
-class Record:
-    """One record read from a b-tree page."""
+class Record(NamedTuple):
+    """One record read from a b-tree page (a named tuple: a salvage makes tens of thousands)."""
 
     page: int  # 1-based page number it was read from
     rowid: int | None  # the rowid for table b-tree cells; None for index b-tree cells (WITHOUT ROWID tables)
@@ -301,10 +301,13 @@ def _cell_record(
     pos += n
     rowid = None
     if kind == _TABLE_LEAF:
-        key = _varint(page, pos)
-        if key is None:
-            return None
-        rowid, n = key
+        if pos < len(page) and page[pos] < 0x80:  # a rowid below 128, read inline (most games' ids)
+            rowid, n = page[pos], 1
+        else:
+            key = _varint(page, pos)
+            if key is None:
+                return None
+            rowid, n = key
         pos += n
         if rowid >= 1 << 63:
             rowid -= 1 << 64
@@ -352,19 +355,31 @@ def _payload(
     return b"".join(parts)
 
 
-_INT_SIZES = {1: 1, 2: 2, 3: 3, 4: 4, 5: 6, 6: 8}
-
-
 def _decode_record(payload: bytes) -> tuple[_Value, ...] | None:
-    """The column values of a record, or None when it is not a well-formed record."""
-    head = _varint(payload, 0)
-    if head is None:
+    """The column values of a record, or None when it is not a well-formed record.
+
+    Written for speed (a salvage decodes every record of the file): one-byte varints, nearly every header
+    byte, are read inline; longer ones go through `_varint`.
+    """
+    end = len(payload)
+    if not end:
         return None
-    header_size, pos = head
-    if not pos <= header_size <= len(payload):
+    header_size = payload[0]
+    pos = 1
+    if header_size >= 0x80:
+        head = _varint(payload, 0)
+        if head is None:
+            return None
+        header_size, pos = head
+    if header_size > end:
         return None
     types: list[int] = []
     while pos < header_size:
+        byte = payload[pos]
+        if byte < 0x80:
+            types.append(byte)
+            pos += 1
+            continue
         item = _varint(payload, pos)
         if item is None:
             return None
@@ -373,39 +388,44 @@ def _decode_record(payload: bytes) -> tuple[_Value, ...] | None:
     if pos != header_size:
         return None
     values: list[_Value] = []
+    append = values.append
     for kind in types:
-        if kind == 0:
-            values.append(None)
-        elif kind in _INT_SIZES:
-            width = _INT_SIZES[kind]
-            if pos + width > len(payload):
+        if kind >= 12:
+            width = (kind - 12) >> 1
+            stop = pos + width
+            if stop > end:
                 return None
-            values.append(int.from_bytes(payload[pos : pos + width], "big", signed=True))
-            pos += width
-        elif kind == 7:
-            if pos + 8 > len(payload):
-                return None
-            values.append(struct.unpack_from(">d", payload, pos)[0])
-            pos += 8
-        elif kind in (8, 9):
-            values.append(kind - 8)
-        elif kind >= 12:
-            width = (kind - 12) // 2
-            if pos + width > len(payload):
-                return None
-            raw = payload[pos : pos + width]
-            pos += width
-            if kind % 2 == 0:
-                values.append(raw)
-            else:
+            if kind & 1:
                 try:
-                    values.append(raw.decode("utf-8"))
+                    append(payload[pos:stop].decode("utf-8"))
                 except UnicodeDecodeError:
                     return None
+            else:
+                append(payload[pos:stop])
+            pos = stop
+        elif kind == 0:
+            append(None)
+        elif kind < 7:
+            stop = pos + _INT_WIDTHS[kind]
+            if stop > end:
+                return None
+            append(int.from_bytes(payload[pos:stop], "big", signed=True))
+            pos = stop
+        elif kind == 7:
+            if pos + 8 > end:
+                return None
+            append(_DOUBLE.unpack_from(payload, pos)[0])
+            pos += 8
+        elif kind < 10:
+            append(kind - 8)
         else:
             return None  # serial types 10 and 11 are reserved
     # SQLite writes records exactly; leftover bytes mean the header was misread.
-    return tuple(values) if pos == len(payload) else None
+    return tuple(values) if pos == end else None
+
+
+_INT_WIDTHS = (0, 1, 2, 3, 4, 6, 8)
+_DOUBLE = struct.Struct(">d")
 
 
 # --- WAL -------------------------------------------------------------------------------------------
@@ -572,6 +592,14 @@ def _guess_layout(wal: bytes, hint: int | None) -> tuple[bool, int]:
 def _scan_wal(wal: bytes, hint: int | None) -> _WalScan:
     """Read every whole frame of `wal` (at least 32 bytes long), as SQLite would and as salvage can."""
     problem = _wal_header_problem(wal)
+    # The page-size hint matters only where the header is unusable: one scan then serves every caller.
+    return _scan_wal_once(wal, hint if problem is not None else None, problem)
+
+
+@lru_cache(maxsize=2)
+def _scan_wal_once(wal: bytes, hint: int | None, problem: str | None) -> _WalScan:
+    """`_scan_wal`, remembered: opening, checking and salvaging one WAL read its frames (and verify every
+    checksum, a Python loop per word) once, not once per look. Two kept: the WAL and a cut copy of it."""
     if problem is None:
         magic, _, ps = struct.unpack_from(">III", wal, 0)
         big = magic == _WAL_MAGIC_BE

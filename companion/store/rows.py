@@ -136,13 +136,23 @@ def valid_row(table: str, columns: Sequence[tuple[str, str]], row: Sequence[Any]
     if len(row) != len(columns) + 1:
         return None
     values = tuple(row[:-1])
-    if row[-1] == row_checksum(table, values):
-        return values
-    # Read from a raw page, a REAL may come as an integer (SQLite stores whole reals that way).
-    values = tuple(
-        float(v) if kind[0] == "r" and type(v) is int else v for (_name, kind), v in zip(columns, values, strict=True)
-    )
+    # Read from a raw page, a REAL may come as an integer (SQLite stores whole reals that way): made a float
+    # first, as every writer does before its checksum, so that a good row costs one checksum, not two.
+    normal = None
+    for i in _reals(tuple(columns)):
+        if type(values[i]) is int:
+            normal = normal or list(values)
+            normal[i] = float(values[i])
+    if normal is not None:
+        floats = tuple(normal)
+        if row[-1] == row_checksum(table, floats):
+            return floats
     return values if row[-1] == row_checksum(table, values) else None
+
+
+@lru_cache(maxsize=16)
+def _reals(columns: tuple[tuple[str, str], ...]) -> tuple[int, ...]:
+    return tuple(i for i, (_name, kind) in enumerate(columns) if kind[0] == "r")
 
 
 def game_from(values: Sequence[Any]) -> GameRecord:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import time
@@ -46,7 +47,7 @@ class Survey:
     """Rows gathered from a damaged file and its backups, the best version of each, and what was lost."""
 
     games: dict[int, tuple[Any, ...]] = field(default_factory=dict)  # id -> values (with the newest version)
-    moves: dict[tuple[int, int], tuple[Any, ...]] = field(default_factory=dict)
+    moves: dict[tuple[int, int], tuple[Any, ...]] = field(default_factory=dict)  # values and their checksum
     backups: list[tuple[dict[int, tuple[Any, ...]], dict[tuple[int, int], tuple[Any, ...]]]] = field(
         default_factory=list
     )  # newest first
@@ -91,7 +92,8 @@ class Survey:
             highest[gid] = max(highest.get(gid, 0), seq + 1)
         self.lost_games = len(set(highest) - set(self.games))
         self.orphan_moves = sum(1 for gid, _ in self.moves if gid not in self.games)
-        games_out, moves_out = [], []
+        games_out: list[tuple[Any, ...]] = []
+        moves_out: list[tuple[Any, ...]] = []
         for gid, game in sorted(self.games.items()):
             kept = 0
             while self._move(gid, kept, game):
@@ -105,9 +107,7 @@ class Survey:
                     game = (*game[:5], None, None, "[]", *game[8:])
             values = normal_row(GAME_COLUMNS, (*game[:8], kept, game[9] + 1))
             games_out.append((*values, row_checksum("games", values)))
-            for seq in range(kept):
-                move = self.moves[(gid, seq)]
-                moves_out.append((*move, row_checksum("moves", move)))
+            moves_out.extend(self.moves[(gid, seq)] for seq in range(kept))
         return games_out, moves_out
 
     def _move(self, gid: int, seq: int, game: tuple[Any, ...]) -> bool:
@@ -183,8 +183,30 @@ def _abandoned(game: tuple[Any, ...]) -> bool:
         return False
 
 
-def _good_rows(db: bytes) -> tuple[dict[int, tuple[Any, ...]], dict[tuple[int, int], tuple[Any, ...]]]:
-    """Every game and move row on any page of `db` whose checksum holds; of two versions, the newer."""
+_Rows = tuple[dict[int, tuple[Any, ...]], dict[tuple[int, int], tuple[Any, ...]]]
+
+
+def _good_rows(db: bytes) -> _Rows:
+    """Every game and move row on any page of `db` whose checksum holds; of two versions, the newer.
+
+    Remembered for the last few pictures read (by their digest): `companion check` and the repair at the next
+    opening read the same file and the same backups, and a backup is read at every salvage until the next one.
+    The dicts are shared: callers copy what they change.
+    """
+    key = (len(db), hashlib.blake2b(db, digest_size=16).digest())
+    found = _read_rows.get(key)
+    if found is None:
+        found = _read_rows[key] = _rows_of(db)
+        while len(_read_rows) > _ROWS_KEPT:
+            del _read_rows[next(iter(_read_rows))]
+    return found
+
+
+_ROWS_KEPT = 4
+_read_rows: dict[tuple[int, bytes], _Rows] = {}
+
+
+def _rows_of(db: bytes) -> _Rows:
     games: dict[int, tuple[Any, ...]] = {}
     moves: dict[tuple[int, int], tuple[Any, ...]] = {}
     for record in records(db):
@@ -197,7 +219,7 @@ def _good_rows(db: bytes) -> tuple[dict[int, tuple[Any, ...]], dict[tuple[int, i
             values = valid_row("moves", MOVE_COLUMNS, record.values)
             key = (values[0], values[1]) if values is not None else None
             if values is not None and key is not None and (key not in moves or values[7] > moves[key][7]):
-                moves[key] = values
+                moves[key] = (*values, record.values[-1])  # its checksum kept: settling writes it as it is
     return games, moves
 
 
