@@ -170,7 +170,7 @@ class Survey:
         return f"{plural(len(self.games), 'game')} with {plural(moves, 'move')}{kept}{counted}{tail}"
 
     def made(self) -> str:
-        """" made 26 Nov at 14:02": when the newest backup that brought a game back was made ("" if none)."""
+        """When the newest backup that brought a game back was made, as in " made 26 Nov at 14:02" ("" if none)."""
         if self.restored_at is None:
             return ""
         return time.strftime(" made %d %b at %H:%M", time.localtime(self.restored_at))
