@@ -540,7 +540,12 @@ def check(args: argparse.Namespace) -> int:
         if report.salvage:  # the news, where a script watching only stderr sees it too
             print(f"companion check: {path} is damaged. {report.salvage}", file=sys.stderr)
         return report.status
-    with Store.read(path) as store:
+    try:
+        store = Store.read(path)
+    except StoreRefused as refused:  # gone or replaced since it was checked
+        print(refused)
+        return 2
+    with store:
         games, moves = store.counts()
     print(f"{path} is healthy: {games} game{'s' if games != 1 else ''}, {moves} move{'s' if moves != 1 else ''}.")
     return 0

@@ -14,7 +14,7 @@ good one is not. The layouts are those of https://www.sqlite.org/fileformat2.htm
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import NamedTuple
@@ -137,20 +137,23 @@ def checkpointed(db: bytes, wal: bytes | None, *, unsound: bool = True) -> bytes
     return bytes(out)
 
 
-def records(db: bytes) -> Iterator[Record]:
+def records(db: bytes, *, known: Callable[[Record, Record], bool] | None = None) -> Iterator[Record]:
     """Every record in every table-leaf and index-leaf page of `db` (pass `checkpointed(...)` to include the WAL),
     following overflow chains, skipping pages on the freelist when the freelist can be read, and skipping any
     cell, page or chain that does not parse.
 
     Interior index pages (0x02) are read too: an index b-tree keeps some of its entries only there, so a
     WITHOUT ROWID table's rows would otherwise go missing.
+
+    `known(first, last)`, given an index leaf page's first and last records, may say that every record between
+    them is already known (read through SQLite and checked): that page is then skipped.
     """
     ps, usable = _geometry(db)
     n_pages = -(-len(db) // ps)
     free = _free_pages(db, ps, usable, n_pages)
     for pgno in range(1, n_pages + 1):
         if pgno not in free:
-            yield from _page_records(db, pgno, ps, usable, n_pages)
+            yield from _page_records(db, pgno, ps, usable, n_pages, known)
 
 
 # --- database pages --------------------------------------------------------------------------------
@@ -256,7 +259,9 @@ def _varint(buf: bytes, pos: int) -> tuple[int, int] | None:
     return (value << 8) | buf[pos + 8], 9
 
 
-def _page_records(db: bytes, pgno: int, ps: int, usable: int, n_pages: int) -> Iterator[Record]:
+def _page_records(
+    db: bytes, pgno: int, ps: int, usable: int, n_pages: int, known: Callable[[Record, Record], bool] | None = None
+) -> Iterator[Record]:
     """The records of the cells of one page, when it is a table leaf or an index page."""
     start = (pgno - 1) * ps
     # Cells belong in the usable part of the page, but a flipped reserved-bytes count must not cut
@@ -269,7 +274,14 @@ def _page_records(db: bytes, pgno: int, ps: int, usable: int, n_pages: int) -> I
     if kind not in (_TABLE_LEAF, _INDEX_LEAF, _INDEX_INTERIOR):
         return
     ptrs = hdr + (12 if kind == _INDEX_INTERIOR else 8)
-    for i in range(_u16(page, hdr + 3)):
+    count = _u16(page, hdr + 3)
+    if known is not None and kind == _INDEX_LEAF and count and ptrs + 2 * count <= len(page):
+        ends = [
+            _one_record(db, page, kind, _u16(page, ptrs + 2 * i), pgno, ps, usable, n_pages) for i in (0, count - 1)
+        ]
+        if ends[0] is not None and ends[1] is not None and known(ends[0], ends[1]):
+            return
+    for i in range(count):
         pos = ptrs + 2 * i
         if pos + 2 > len(page):
             break
@@ -287,6 +299,15 @@ def _page_records(db: bytes, pgno: int, ps: int, usable: int, n_pages: int) -> I
             continue
         if record is not None:
             yield record
+
+
+def _one_record(
+    db: bytes, page: bytes, kind: int, cell: int, pgno: int, ps: int, usable: int, n_pages: int
+) -> Record | None:
+    try:
+        return _cell_record(db, page, kind, cell, pgno, ps, usable, n_pages)
+    except (IndexError, ValueError, OverflowError, struct.error):
+        return None
 
 
 def _cell_record(

@@ -6,6 +6,7 @@ import hashlib
 import json
 import sqlite3
 import time
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from companion.store.files import (
     move_aside,
     read_bytes,
 )
-from companion.store.pages import check_wal, checkpointed, records
+from companion.store.pages import Record, check_wal, checkpointed, records
 from companion.store.rows import (
     APPLICATION_ID,
     GAME_COLUMNS,
@@ -207,9 +208,19 @@ _read_rows: dict[tuple[int, bytes], _Rows] = {}
 
 
 def _rows_of(db: bytes) -> _Rows:
-    games: dict[int, tuple[Any, ...]] = {}
-    moves: dict[tuple[int, int], tuple[Any, ...]] = {}
-    for record in records(db):
+    games, moves, whole = _through_sqlite(db)
+
+    def known(first: Record, last: Record) -> bool:
+        # an index page of moves whose games SQLite read whole: nothing on it is not known already
+        low, high = first.values[0], last.values[0]
+        return (
+            type(low) is int
+            and type(high) is int
+            and 0 <= high - low < 64
+            and all(gid in whole for gid in range(low, high + 1))
+        )
+
+    for record in records(db, known=known if whole else None):
         if record.rowid is not None and len(record.values) == len(GAME_COLUMNS) + 1:
             # the id is the rowid: SQLite stores NULL in its place in the record
             values = valid_row("games", GAME_COLUMNS, (record.rowid, *record.values[1:]))
@@ -221,6 +232,42 @@ def _rows_of(db: bytes) -> _Rows:
             if values is not None and key is not None and (key not in moves or values[7] > moves[key][7]):
                 moves[key] = (*values, record.values[-1])  # its checksum kept: settling writes it as it is
     return games, moves
+
+
+def _through_sqlite(db: bytes) -> tuple[dict[int, tuple[Any, ...]], dict[tuple[int, int], tuple[Any, ...]], set[int]]:
+    """The games SQLite itself can read whole from `db` (their record and every move up to its count, each row's
+    checksum holding): SQLite walks the b-trees a hundred times quicker than reading every page in Python does,
+    and the pages holding only these games' moves need not be read again. A game it cannot read whole (a damaged
+    page on its way, a row that fails its checksum) is left to the page-by-page reading. Nothing raises.
+    """
+    games: dict[int, tuple[Any, ...]] = {}
+    moves: dict[tuple[int, int], tuple[Any, ...]] = {}
+    whole: set[int] = set()
+    try:
+        with closing(memory_db()) as connection:
+            connection.deserialize(db)
+            for row in connection.execute(f"SELECT {GAME_NAMES}, checksum FROM games"):
+                values = valid_row("games", GAME_COLUMNS, row)
+                if values is not None:
+                    games[values[0]] = values
+            query = f"SELECT {MOVE_NAMES}, checksum FROM moves WHERE game_id = ?"
+            for gid, game in games.items():
+                found: dict[tuple[int, int], tuple[Any, ...]] = {}
+                try:
+                    for row in connection.execute(query, (gid,)):
+                        values = valid_row("moves", MOVE_COLUMNS, row)
+                        if values is None:
+                            break
+                        found[(gid, values[1])] = (*values, row[-1])
+                    else:
+                        if all((gid, seq) in found for seq in range(game[8])):
+                            moves.update(found)
+                            whole.add(gid)
+                except Exception:  # a damaged page on this game's way: read page by page
+                    continue
+    except Exception:  # SQLite cannot read the picture at all (its header, its schema): page by page
+        return {}, {}, set()
+    return games, moves, whole
 
 
 def _survey(path: Path) -> Survey:

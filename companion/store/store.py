@@ -111,6 +111,7 @@ class Store:
         self._saving = saving
         self._clock = clock
         self._last_backup = clock()
+        self._wal: tuple[Path, Path] | None = None  # the file and its -wal, looked at after every write
         with contextlib.suppress(Exception):  # a damaged schema: the first read finds it and salvages
             ensure_tally(connection)  # a file made before the dice tally (counted from the moves when first read)
         for sentence in (notice, problem):
@@ -244,7 +245,9 @@ class Store:
         """If someone deleted the ``-wal`` while we had it open, write its frames home and start a new one."""
         if self.path is None or not self._saving:
             return
-        if not sidecar(self.path, "-wal").exists():
+        if self._wal is None or self._wal[0] != self.path:
+            self._wal = (self.path, sidecar(self.path, "-wal"))
+        if not os.path.exists(self._wal[1]):
             with contextlib.suppress(sqlite3.Error):
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 self._db.execute("PRAGMA journal_mode=DELETE")
@@ -290,7 +293,7 @@ class Store:
             (next_id,) = db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()
             values = (next_id, game, json.dumps(options), now, 0.0, None, None, "[]", 0, 1)
             insert_game(db, values)
-            tally.keep_wins(db, game, now=tally.keep(db, game))
+            tally.keep(db, game)  # a new record has no outcome: the wins tally has nothing to count
             return int(next_id)
 
     def record(
@@ -313,7 +316,8 @@ class Store:
         with self._transaction() as db:
             game = self._game_for_update(db, game_id)
             version = game[9] + 1
-            db.execute("DELETE FROM moves WHERE game_id = ? AND seq >= ? AND undone = 1", (game_id, seq))
+            if seq < game[8]:  # undone moves lie at seq and past it: the new move makes them un-redoable
+                db.execute("DELETE FROM moves WHERE game_id = ? AND seq >= ? AND undone = 1", (game_id, seq))
             values = normal_row(
                 MOVE_COLUMNS,
                 (game_id, seq, json.dumps(action), json.dumps(list(events)), json.dumps(list(draws)), now, 0, version),
@@ -328,8 +332,8 @@ class Store:
                 moves=seq + 1, version=version,
             )  # fmt: skip
             # in the same transaction: the tallies never miss a move
-            stamp = tally.keep(db, game[1], events, +1)
-            tally.keep_wins(db, game[1], game[6], outcome, now=stamp)
+            tally.keep(db, game[1], events, +1)
+            tally.keep_wins(db, game[1], game[6], outcome, version=version)
         if outcome is not None or self._clock() - self._last_backup >= BACKUP_EVERY:
             self.backup()
 
@@ -365,8 +369,8 @@ class Store:
                 moves=game[8], version=version,
             )  # fmt: skip
             changed = bool(move[6]) != undone  # undone moves are not counted; a redone one counts again
-            stamp = tally.keep(db, game[1], json.loads(move[3]) if changed else (), -1 if undone else +1)
-            tally.keep_wins(db, game[1], game[6], outcome, now=stamp)  # undoing the last move takes its win back
+            tally.keep(db, game[1], json.loads(move[3]) if changed else (), -1 if undone else +1)
+            tally.keep_wins(db, game[1], game[6], outcome, version=version)  # undoing the last move takes its win back
 
     def save_clock(self, game_id: int, elapsed: float) -> None:
         """Keep the game clock (paused). The version stays: it counts changes to the game, and a backup
@@ -390,7 +394,8 @@ class Store:
                 raise NotSaved("This game has ended with its result, which stays: it cannot be ended without one.")
             outcome = Outcome((), ABANDONED).to_json()
             update_game(db, game, outcome=outcome, finished_at=now, version=game[9] + 1)
-            tally.keep_wins(db, game[1], game[6], outcome, now=tally.keep(db, game[1]))
+            tally.keep(db, game[1])
+            tally.keep_wins(db, game[1], game[6], outcome, version=game[9] + 1)
 
     def take_back(self, game_id: int) -> None:
         """Open a game ended without a result again, exactly as it was left (its moves, undone ones and all).
@@ -405,7 +410,8 @@ class Store:
             if tally.winners(game[6]) or not _abandoned(game[6]):
                 raise NotSaved("Only a game ended without a result can be taken back; this one has its result.")
             update_game(db, game, outcome=None, finished_at=None, version=game[9] + 1)
-            tally.keep_wins(db, game[1], game[6], None, now=tally.keep(db, game[1]))
+            tally.keep(db, game[1])
+            tally.keep_wins(db, game[1], game[6], None, version=game[9] + 1)
 
     def _game_for_update(self, db: sqlite3.Connection, game_id: int) -> tuple[Any, ...]:
         row = db.execute(f"SELECT {GAME_NAMES}, checksum FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -628,7 +634,7 @@ class Store:
         if not (self._writable and self._saving):
             return wins  # only looking, or moves are not being saved: counted, not kept
         with contextlib.suppress(NotSaved, sqlite3.Error), self._transaction() as db:
-            if tally.stamp(db, game) == at_stamp:  # nothing was written meanwhile
+            if tally.wins_stamp(db, game) == at_stamp:  # nothing was written meanwhile
                 tally.write_wins(db, game, wins, at_stamp)
         return wins
 
