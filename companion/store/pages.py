@@ -466,7 +466,7 @@ def _checksum(words: tuple[int, ...], seed: tuple[int, int]) -> tuple[int, int]:
     n = 0
     # Masked every 16 pairs, not every step (sums modulo 2**32 come out the same): reading a WAL verifies
     # every frame, and this loop is most of that time.
-    for a, b in zip(it, it):
+    for a, b in zip(it, it, strict=True):
         s0 += a + s1
         s1 += b + s0
         n += 1
