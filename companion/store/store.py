@@ -174,11 +174,19 @@ class Store:
     @classmethod
     def _in_memory_copy(cls, path: Path, why: str, clock: Callable[[], float]) -> Store:
         """Play on a copy of the file in memory while it cannot be written; try again at every write."""
+        missing = not path.exists()
         try:
-            connection, survey = copy_in_memory(path, 2.0) if path.exists() else (fresh_memory_db(), None)
+            # a missing file beside backups: their games, in memory, written back with the rest when it can be
+            whole = not missing or backups(path)
+            connection, survey = copy_in_memory(path, 2.0) if whole else (fresh_memory_db(), None)
         except Exception:  # unreadable too: the table still plays, in memory
             connection, survey = fresh_memory_db(), None
         notice = survey.sentence(path, kept_aside=None) if survey is not None else None
+        if missing and survey is not None:
+            notice = (
+                f"The games file {path.name} is missing: what its backups hold ({survey.summary('')}) is played "
+                "in memory, and written back as soon as the card can be written."
+            )
         return cls(connection, path, notice=notice, problem=why, saving=False, clock=clock)
 
     @property
