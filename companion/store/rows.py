@@ -280,7 +280,8 @@ def insert_game(db: sqlite3.Connection, values: Sequence[Any]) -> None:
     )
 
 
-def update_game(db: sqlite3.Connection, game: tuple[Any, ...], **changes: Any) -> None:
+def update_game(db: sqlite3.Connection, game: tuple[Any, ...], **changes: Any) -> tuple[tuple[Any, ...], int]:
+    """Write `game`'s row with `changes`; the values written and their checksum."""
     names = [name for name, _ in GAME_COLUMNS]
     values = list(game)
     for key, value in changes.items():
@@ -291,9 +292,9 @@ def update_game(db: sqlite3.Connection, game: tuple[Any, ...], **changes: Any) -
         values[names.index(key)] = value
     normal = normal_row(GAME_COLUMNS, values)
     sets = ", ".join(f"{name} = ?" for name in names[1:])
-    db.execute(
-        f"UPDATE games SET {sets}, checksum = ? WHERE id = ?", (*normal[1:], row_checksum("games", normal), normal[0])
-    )
+    checksum = row_checksum("games", normal)
+    db.execute(f"UPDATE games SET {sets}, checksum = ? WHERE id = ?", (*normal[1:], checksum, normal[0]))
+    return normal, checksum
 
 
 def memory_db() -> sqlite3.Connection:

@@ -112,6 +112,7 @@ class Store:
         self._clock = clock
         self._last_backup = clock()
         self._wal: tuple[Path, Path] | None = None  # the file and its -wal, looked at after every write
+        self._written: dict[int, tuple[tuple[Any, ...], int]] = {}  # game id -> the row we last wrote, its checksum
         with contextlib.suppress(Exception):  # a damaged schema: the first read finds it and salvages
             ensure_tally(connection)  # a file made before the dice tally (counted from the moves when first read)
         for sentence in (notice, problem):
@@ -227,8 +228,10 @@ class Store:
                 raise
             self._db.execute("COMMIT")
         except NotSaved:
+            self._written.clear()
             raise
         except Exception as error:  # the store's edge: weather only when the system says so, else damage
+            self._written.clear()
             if self._db.in_transaction:
                 with contextlib.suppress(Exception):
                     self._db.execute("ROLLBACK")
@@ -286,6 +289,7 @@ class Store:
         with contextlib.suppress(sqlite3.Error):
             self._db.close()
         self._db, self._lock, self._saving = connection, lock, True
+        self._written.clear()
         self.problem = None
         self.notice = notice or "The games file can be written again: everything played meanwhile is saved now."
         log.info("games file %s: %s", self._where, self.notice)
@@ -335,7 +339,7 @@ class Store:
                 (*values, row_checksum("moves", values)),
             )
             finished = now if outcome else None
-            update_game(
+            self._written[game_id] = update_game(
                 db, game, elapsed=elapsed, outcome=outcome, finished_at=finished, pending_draws=pending_draws,
                 moves=seq + 1, version=version,
             )  # fmt: skip
@@ -422,6 +426,13 @@ class Store:
             tally.keep_wins(db, game[1], game[6], None, version=game[9] + 1)
 
     def _game_for_update(self, db: sqlite3.Connection, game_id: int) -> tuple[Any, ...]:
+        written = self._written.pop(game_id, None)
+        if written is not None:
+            # The row this store wrote last, if the file still holds exactly it (the same version and checksum):
+            # read back in two columns, not eleven and a checksum. The write that follows rewrites every column.
+            mark = db.execute("SELECT version, checksum FROM games WHERE id = ?", (game_id,)).fetchone()
+            if mark is not None and mark[0] == written[0][9] and mark[1] == written[1]:
+                return written[0]
         row = db.execute(f"SELECT {GAME_NAMES}, checksum FROM games WHERE id = ?", (game_id,)).fetchone()
         game = valid_row("games", GAME_COLUMNS, row) if row else None
         if game is None:
@@ -693,6 +704,7 @@ class Store:
             self.notice = "A saved record in memory was unreadable and was left out."
             log.warning("games file %s: %s", self._where, self.notice)
             return
+        self._written.clear()
         with contextlib.suppress(sqlite3.Error):
             self._db.close()
         if self._lock is not None and self._saving and self._writable:
