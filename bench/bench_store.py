@@ -138,15 +138,18 @@ def _big_file(folder: Path) -> list[str]:
             assert opened.notice is not None
 
     def smash(path: Path) -> None:
+        from companion.store import salvage
+
         data = bytearray(path.read_bytes())
         middle = (len(data) // 4096 // 2) * 4096
         data[middle : middle + 16] = b"\xa5" * 16
         path.write_bytes(bytes(data))
+        salvage._read_rows.clear()  # every run reads the file afresh, as the appliance after a restart
 
     salvage_it.prepare = smash  # type: ignore[attr-defined]
     timed(f"open a {GAMES:,}-game file (checked)", open_it)
     timed("companion check of it (every row)", check_it)
-    timed("open it with a smashed page (salvage)", salvage_it)
+    timed("open it with a smashed page (salvage)", salvage_it, "≤ 1 s")
     lines.append(f"{'':<46} (baseline: plain SQLite reading every row of the same file)")
     return lines
 

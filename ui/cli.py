@@ -29,6 +29,16 @@ from companion.store import check as check_store
 EXIT_BAD_INPUT = 2
 """Bad arguments, an unreadable actions file, or a games file that is not ours or is in use."""
 
+EXIT_CLOSED_PIPE = 141
+"""Standard output was closed early (piped into `head`): the command stops quietly, as if SIGPIPE ended it."""
+
+MAX_DEPTH = 32
+"""The deepest nesting of brackets an action line or a --setting may hold (actions need 3 or 4)."""
+MAX_DIGITS = 18
+"""The most digits a whole number in an action or a setting may have: every one fits SQLite's 64 bits."""
+MAX_LINE = 1_000_000
+"""The longest action line read, in characters."""
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     # Files for the owner only: the games file and its WAL, backups, logs and the display pairings
@@ -36,8 +46,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous_umask = os.umask(0o077)
     try:
         return _main(argv)
+    except BrokenPipeError:
+        # `companion history | head`: the reader has all it wanted. Stop quietly, without Python's complaint
+        # when it flushes standard output at exit; what was saved before stays saved.
+        _quiet_stdout()
+        return EXIT_CLOSED_PIPE
     finally:
         os.umask(previous_umask)
+
+
+def _quiet_stdout() -> None:
+    if sys.stdout is not sys.__stdout__ or sys.__stdout__ is None:
+        return  # a caller's own stream (tests running us in-process): theirs to handle
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.__stdout__.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -70,6 +96,40 @@ def _main(argv: Sequence[str] | None) -> int:
     return run(args)
 
 
+def _whole(low: int, high: int) -> Callable[[str], int]:
+    """An argument that is a whole number from `low` to `high`, or a sentence saying what it must be."""
+
+    def parse(text: str) -> int:
+        try:
+            number = int(text) if len(text.strip()) <= 30 else None
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number.") from None
+        if number is None or not low <= number <= high:
+            raise argparse.ArgumentTypeError(f"{text} is out of range: it must be from {low:,} to {high:,}.")
+        return number
+
+    return parse
+
+
+_ID = _whole(1, 2**63 - 1)
+_SEED = _whole(-(2**63), 2**64 - 1)
+_PAGE = _whole(-(10**9), 10**9)  # below 1 is refused by `history` itself, with its own sentence
+
+SIZES = (100, 10_000)
+"""The smallest and largest window side --size accepts, in pixels."""
+
+
+def _window_size(text: str) -> str:
+    """--size WIDTHxHEIGHT, checked here so that the window is never asked for a size it cannot have."""
+    low, high = SIZES
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(part.strip().isdigit() for part in parts):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size: write WIDTHxHEIGHT in pixels, like 800x480.")
+    if not all(len(part.strip()) <= 6 and low <= int(part) <= high for part in parts):
+        raise argparse.ArgumentTypeError(f"{text} is out of range: each side must be from {low} to {high:,} pixels.")
+    return text
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -81,8 +141,10 @@ def _parser() -> argparse.ArgumentParser:
     run_cmd = commands.add_parser("run", help="open the touchscreen app (the default command)")
     run_cmd.add_argument("--appliance", action="store_true", help="full screen on the Pi's own display (systemd)")
     run_cmd.add_argument("--simulated", action="store_true", help="simulated hardware even on a Raspberry Pi")
-    run_cmd.add_argument("--size", default="800x480", help="window size on a laptop, WIDTHxHEIGHT (default 800x480)")
-    run_cmd.add_argument("--seed", type=int, help="seeded dice, for demonstrations and bug reports")
+    run_cmd.add_argument(
+        "--size", default="800x480", type=_window_size, help="window size on a laptop, WIDTHxHEIGHT (default 800x480)"
+    )
+    run_cmd.add_argument("--seed", type=_SEED, help="seeded dice, for demonstrations and bug reports")
     run_cmd.add_argument("--db", type=Path, help="games database (default: in the user data directory)")
 
     play_cmd = commands.add_parser(
@@ -99,7 +161,7 @@ def _parser() -> argparse.ArgumentParser:
     play_cmd.add_argument("game", nargs="?", choices=names(), help="which game (optional with --resume)")
     play_cmd.add_argument("--players", help="comma-separated names in seat order, e.g. Ann,Bo (not with --resume)")
     play_cmd.add_argument("--actions", required=True, help="file of JSON actions, one per line ('-' for stdin)")
-    play_cmd.add_argument("--seed", type=int, help="seed the dice so the same file gives the same game")
+    play_cmd.add_argument("--seed", type=_SEED, help="seed the dice so the same file gives the same game")
     play_cmd.add_argument("--db", type=Path, help="keep the game in this SQLite file (default: in memory)")
     play_cmd.add_argument(
         "--resume",
@@ -110,7 +172,7 @@ def _parser() -> argparse.ArgumentParser:
     play_cmd.add_argument(
         "--game",
         dest="game_id",
-        type=int,
+        type=_ID,
         metavar="ID",
         help="with --resume: which unfinished game, by its number (needed when --db holds several)",
     )
@@ -136,9 +198,9 @@ def _parser() -> argparse.ArgumentParser:
 
     history_cmd = commands.add_parser("history", help="list finished games and wins per player")
     history_cmd.add_argument("--db", type=Path, help="games database (default: in the user data directory)")
-    history_cmd.add_argument("--page", type=int, default=1, help="which page of games, newest first (default 1)")
+    history_cmd.add_argument("--page", type=_PAGE, default=1, help="which page of games, newest first (default 1)")
     history_cmd.add_argument(
-        "--per-page", type=int, default=HISTORY_PAGE, help=f"games a page (default {HISTORY_PAGE})"
+        "--per-page", type=_PAGE, default=HISTORY_PAGE, help=f"games a page (default {HISTORY_PAGE})"
     )
 
     check_cmd = commands.add_parser(
@@ -160,7 +222,7 @@ def _parser() -> argparse.ArgumentParser:
         "described in the README; --format text is the table's sentences. Reading changes nothing. "
         "Exit status 2: no such game, or a --db that is not a games file.",
     )
-    export_cmd.add_argument("game_id", type=int, metavar="GAME_ID", help="the game's number (as history lists it)")
+    export_cmd.add_argument("game_id", type=_ID, metavar="GAME_ID", help="the game's number (as history lists it)")
     export_cmd.add_argument("--format", choices=("json", "text"), default="json", help="json (default) or text")
     export_cmd.add_argument("--db", type=Path, help="games database (default: in the user data directory)")
     commands.add_parser(
@@ -191,7 +253,11 @@ def play(args: argparse.Namespace) -> int:
     try:
         settings = dict(_setting(s) for s in args.setting)
         lines = _read_actions(args.actions)
-    except (OSError, ValueError) as problem:
+    except OSError as error:
+        return refuse(f"the actions file {args.actions} cannot be read ({error.strerror or error}).")
+    except UnicodeDecodeError:
+        return refuse(f"the actions file {args.actions} is not text (UTF-8).")
+    except ValueError as problem:
         return refuse(problem)
     dice = RandomDice.seeded(args.seed) if args.seed is not None else RandomDice()
     try:
@@ -199,9 +265,8 @@ def play(args: argparse.Namespace) -> int:
     except StoreRefused as refused:  # not a games file of ours, or another companion is writing it
         return refuse(refused)
     with store:
-        for sentence in (store.notice, store.problem):
-            if sentence:
-                print(sentence, file=sys.stderr)
+        told = _Telling(store)
+        told()
         try:
             if args.resume:
                 session = _resume(store, args, settings, dice)
@@ -210,10 +275,13 @@ def play(args: argparse.Namespace) -> int:
                 options = Options(Options.for_names(*named).players, settings)  # each seat in the table's colour
                 session = Session.start(store, args.game, options, dice=dice, clock=lambda: 0.0)
         except (SetupError, LookupError, Refusal) as problem:
+            told()  # a repair made while reading the game is said before the refusal
             return refuse(problem)
+        told()
         try:
             for number, line in lines:
                 result = _apply(session, line, private=args.private)
+                told()
                 print(json.dumps({"line": number, **result}, ensure_ascii=False), flush=True)
         except ValueError as problem:  # standard input that is not text
             return refuse(f"standard input could not be read ({problem}).")
@@ -226,6 +294,24 @@ def play(args: argparse.Namespace) -> int:
             final["private_views"] = {p.name: session.private_view(p.name) for p in session.options.players}
         print(json.dumps(final, indent=2, ensure_ascii=False, sort_keys=True), flush=True)
     return 0
+
+
+class _Telling:
+    """Says on stderr each sentence the store has about the games file (damage repaired, the card's weather), once.
+
+    Not only at opening: a damaged row found while a game is read or played is repaired then, and the repair
+    is said then. The exit status stays 0 when the game could go on: the sentence is the news.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._said: set[str] = set()
+
+    def __call__(self) -> None:
+        for sentence in (self._store.notice, self._store.problem):
+            if sentence and sentence not in self._said:
+                self._said.add(sentence)
+                print(sentence, file=sys.stderr, flush=True)
 
 
 def _resume(store: Store, args: argparse.Namespace, settings: dict[str, Any], dice: RandomDice) -> Session:
@@ -268,9 +354,11 @@ def _apply(session: Session, line: str, *, private: bool = False) -> dict[str, A
     only with `private`, saying whose it is; otherwise just `REFUSED_PRIVATE`.
     """
     try:
-        action = json.loads(line)
+        action = read_json(line)
     except json.JSONDecodeError as problem:
         return {"refused": f"This line is not JSON ({problem.msg} at column {problem.colno})."}
+    except ValueError as problem:  # past the limits: nested too deep, a number too big
+        return {"refused": str(problem)}
     if not isinstance(action, dict):
         return {"refused": 'An action is a JSON object, like {"type": "pass"}.'}
     try:
@@ -317,9 +405,61 @@ def _setting(text: str) -> tuple[str, Any]:
     if not sep or not key:
         raise ValueError(f"--setting {text!r} must look like KEY=JSON")
     try:
-        return key, json.loads(value)
+        return key, read_json(value, "The value")
     except json.JSONDecodeError:
         return key, value  # a bare word is a string
+    except ValueError as problem:
+        raise ValueError(f"--setting {key}: {problem}") from None
+
+
+def read_json(text: str, what: str = "This line") -> Any:
+    """JSON from outside (an action line, a setting), within limits: nesting `MAX_DEPTH` deep at most, whole
+    numbers of `MAX_DIGITS` digits at most, no infinities. Past them, `ValueError` with one sentence (where
+    Python's own reader would raise RecursionError, or SQLite OverflowError later)."""
+    if len(text) > MAX_LINE:
+        raise ValueError(f"{what} is longer than {MAX_LINE:,} characters: it was not read.")
+    if _depth(text) > MAX_DEPTH:
+        raise ValueError(f"{what} is nested more than {MAX_DEPTH} brackets deep: it was not read.")
+    return json.loads(text, parse_int=_small_int, parse_float=_finite, parse_constant=_no_constant)
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of [ and { outside strings (a quick look, before the parser's recursion)."""
+    deepest = depth = 0
+    inside = escaped = False
+    for char in text:
+        if inside:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                inside = False
+        elif char == '"':
+            inside = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _small_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"The number {text[:24]}{'…' if len(text) > 24 else ''} is too big: it was not read.")
+    return int(text)
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if number in (float("inf"), float("-inf")):
+        raise ValueError(f"The number {text[:24]} is too big: it was not read.")
+    return number
+
+
+def _no_constant(text: str) -> float:
+    raise ValueError(f"{text} is not a number an action can hold: it was not read.")
 
 
 # -- config and history --------------------------------------------------------------
@@ -400,8 +540,15 @@ def check(args: argparse.Namespace) -> int:
     if report.status != 0:
         for line in report.lines():
             print(line)
+        if report.salvage:  # the news, where a script watching only stderr sees it too
+            print(f"companion check: {path} is damaged. {report.salvage}", file=sys.stderr)
         return report.status
-    with Store.read(path) as store:
+    try:
+        store = Store.read(path)
+    except StoreRefused as refused:  # gone or replaced since it was checked
+        print(refused)
+        return 2
+    with store:
         games, moves = store.counts()
     print(f"{path} is healthy: {games} game{'s' if games != 1 else ''}, {moves} move{'s' if moves != 1 else ''}.")
     return 0

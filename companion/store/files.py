@@ -156,7 +156,7 @@ def _has_our_tables(path: Path) -> bool:
             found = {
                 table: {row[1] for row in db.execute(f"PRAGMA table_info({table})")} for table in ("games", "moves")
             }
-    except sqlite3.Error:
+    except Exception:  # whatever SQLite (or decoding its answer) raises: not ours to open as it is
         return False
     return all(V1_COLUMNS[table] <= columns for table, columns in found.items())
 

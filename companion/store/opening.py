@@ -26,6 +26,7 @@ from companion.store.rows import (
     Newer,
     migrate,
     newer_than_us,
+    schema_problem,
     valid_row,
 )
 
@@ -36,36 +37,36 @@ if TYPE_CHECKING:
 def open_writable(path: Path, busy_timeout: float) -> tuple[sqlite3.Connection, str | None]:
     """A checked, writable connection to our file at `path` (created if missing), salvaging real damage.
 
-    Raises `Weather` when the card or another program stops us (nothing is moved aside then).
+    A missing file beside backups is restored from them, and the sentence says so. Raises `Weather` when the
+    card or another program stops us (nothing is moved aside then). Anything else SQLite (or decoding its
+    answers) raises here is damage: the file is salvaged, never trusted and never taken for weather.
     """
+    restored = None
     if not path.exists():
         try:
-            create_file(path, [], [])
+            restored = _restore(path)
+            if restored is None:
+                create_file(path, [], [])
         except (OSError, sqlite3.Error) as error:
             raise Weather(weather_sentence(error, path, opening=True)) from error
     if wal_damaged(path):
         return _salvage_file(path)
+    connection = None
     try:
         connection = connect_wal(path, busy_timeout)
-    except sqlite3.Error as error:
-        if is_weather(error, path):
-            raise Weather(weather_sentence(error, path, opening=True)) from error
-        return _salvage_file(path)
-    try:
         _check_open(connection)
         migrate(connection)
-    except sqlite3.Error as error:
-        connection.close()
+    except Newer as newer:
+        if connection is not None:
+            connection.close()
+        return _salvage_file(path, why="newer", reason=str(newer))
+    except Exception as error:  # the store's edge: every answer that is not ours is damage or weather
+        if connection is not None:
+            connection.close()
         if is_weather(error, path):
             raise Weather(weather_sentence(error, path, opening=True)) from error
         return _salvage_file(path)
-    except Damaged:
-        connection.close()
-        return _salvage_file(path)
-    except Newer as newer:
-        connection.close()
-        return _salvage_file(path, why="newer", reason=str(newer))
-    return connection, None
+    return connection, restored
 
 
 def _check_open(connection: sqlite3.Connection) -> None:
@@ -78,6 +79,9 @@ def _check_open(connection: sqlite3.Connection) -> None:
         raise Damaged("quick_check")
     if version < SCHEMA_VERSION:
         return  # an older file: `_migrate` checks it as it copies
+    problem = schema_problem(connection)
+    if problem is not None:
+        raise Damaged(f"schema: {problem}")
     if connection.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
         raise Damaged("application_id")
     counts = dict(connection.execute("SELECT game_id, COUNT(*) FROM moves GROUP BY game_id").fetchall())
@@ -98,7 +102,20 @@ def _salvage_file(path: Path, *, why: str = "damaged", reason: str = "") -> tupl
     # it is not on the start-up path of a healthy file.
     from companion.store.salvage import salvage_file
 
-    return salvage_file(path, why=why, reason=reason)
+    try:
+        return salvage_file(path, why=why, reason=reason)
+    except (OSError, sqlite3.Error) as error:  # the card would not take the mended file: the old one stays
+        raise Weather(weather_sentence(error, path, opening=True)) from error
+
+
+def _restore(path: Path) -> str | None:
+    from companion.store.files import backups
+
+    if not backups(path):
+        return None  # nothing to restore from: a new, empty file (and no salvage machinery loaded)
+    from companion.store.salvage import restore_from_backups
+
+    return restore_from_backups(path)
 
 
 def copy_in_memory(path: Path, busy_timeout: float) -> tuple[sqlite3.Connection, Survey | None]:
@@ -118,7 +135,7 @@ def copy_in_memory(path: Path, busy_timeout: float) -> tuple[sqlite3.Connection,
             migrate(connection)  # a schema-1 file is converted in the copy
             if not verify_all(connection):
                 return connection, None
-        except (Damaged, sqlite3.Error):
+        except Exception:  # whatever SQLite answers about a damaged copy: salvaged below
             pass
         connection.close()
     return salvage_into_memory(path)

@@ -14,9 +14,10 @@ good one is not. The layouts are those of https://www.sqlite.org/fileformat2.htm
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import NamedTuple
 
 __all__ = ["Record", "WalReport", "check_wal", "checkpointed", "records"]
 
@@ -57,9 +58,8 @@ class WalReport:
     detail: str  # one short English phrase for logs
 
 
-@dataclass(frozen=True)
-class Record:
-    """One record read from a b-tree page."""
+class Record(NamedTuple):
+    """One record read from a b-tree page (a named tuple: a salvage makes tens of thousands)."""
 
     page: int  # 1-based page number it was read from
     rowid: int | None  # the rowid for table b-tree cells; None for index b-tree cells (WITHOUT ROWID tables)
@@ -137,20 +137,23 @@ def checkpointed(db: bytes, wal: bytes | None, *, unsound: bool = True) -> bytes
     return bytes(out)
 
 
-def records(db: bytes) -> Iterator[Record]:
+def records(db: bytes, *, known: Callable[[Record, Record], bool] | None = None) -> Iterator[Record]:
     """Every record in every table-leaf and index-leaf page of `db` (pass `checkpointed(...)` to include the WAL),
     following overflow chains, skipping pages on the freelist when the freelist can be read, and skipping any
     cell, page or chain that does not parse.
 
     Interior index pages (0x02) are read too: an index b-tree keeps some of its entries only there, so a
     WITHOUT ROWID table's rows would otherwise go missing.
+
+    `known(first, last)`, given an index leaf page's first and last records, may say that every record between
+    them is already known (read through SQLite and checked): that page is then skipped.
     """
     ps, usable = _geometry(db)
     n_pages = -(-len(db) // ps)
     free = _free_pages(db, ps, usable, n_pages)
     for pgno in range(1, n_pages + 1):
         if pgno not in free:
-            yield from _page_records(db, pgno, ps, usable, n_pages)
+            yield from _page_records(db, pgno, ps, usable, n_pages, known)
 
 
 # --- database pages --------------------------------------------------------------------------------
@@ -256,7 +259,9 @@ def _varint(buf: bytes, pos: int) -> tuple[int, int] | None:
     return (value << 8) | buf[pos + 8], 9
 
 
-def _page_records(db: bytes, pgno: int, ps: int, usable: int, n_pages: int) -> Iterator[Record]:
+def _page_records(
+    db: bytes, pgno: int, ps: int, usable: int, n_pages: int, known: Callable[[Record, Record], bool] | None = None
+) -> Iterator[Record]:
     """The records of the cells of one page, when it is a table leaf or an index page."""
     start = (pgno - 1) * ps
     # Cells belong in the usable part of the page, but a flipped reserved-bytes count must not cut
@@ -269,7 +274,14 @@ def _page_records(db: bytes, pgno: int, ps: int, usable: int, n_pages: int) -> I
     if kind not in (_TABLE_LEAF, _INDEX_LEAF, _INDEX_INTERIOR):
         return
     ptrs = hdr + (12 if kind == _INDEX_INTERIOR else 8)
-    for i in range(_u16(page, hdr + 3)):
+    count = _u16(page, hdr + 3)
+    if known is not None and kind == _INDEX_LEAF and count and ptrs + 2 * count <= len(page):
+        ends = [
+            _one_record(db, page, kind, _u16(page, ptrs + 2 * i), pgno, ps, usable, n_pages) for i in (0, count - 1)
+        ]
+        if ends[0] is not None and ends[1] is not None and known(ends[0], ends[1]):
+            return
+    for i in range(count):
         pos = ptrs + 2 * i
         if pos + 2 > len(page):
             break
@@ -289,6 +301,15 @@ def _page_records(db: bytes, pgno: int, ps: int, usable: int, n_pages: int) -> I
             yield record
 
 
+def _one_record(
+    db: bytes, page: bytes, kind: int, cell: int, pgno: int, ps: int, usable: int, n_pages: int
+) -> Record | None:
+    try:
+        return _cell_record(db, page, kind, cell, pgno, ps, usable, n_pages)
+    except (IndexError, ValueError, OverflowError, struct.error):
+        return None
+
+
 def _cell_record(
     db: bytes, page: bytes, kind: int, cell: int, pgno: int, ps: int, usable: int, n_pages: int
 ) -> Record | None:
@@ -301,10 +322,13 @@ def _cell_record(
     pos += n
     rowid = None
     if kind == _TABLE_LEAF:
-        key = _varint(page, pos)
-        if key is None:
-            return None
-        rowid, n = key
+        if pos < len(page) and page[pos] < 0x80:  # a rowid below 128, read inline (most games' ids)
+            rowid, n = page[pos], 1
+        else:
+            key = _varint(page, pos)
+            if key is None:
+                return None
+            rowid, n = key
         pos += n
         if rowid >= 1 << 63:
             rowid -= 1 << 64
@@ -352,19 +376,31 @@ def _payload(
     return b"".join(parts)
 
 
-_INT_SIZES = {1: 1, 2: 2, 3: 3, 4: 4, 5: 6, 6: 8}
-
-
 def _decode_record(payload: bytes) -> tuple[_Value, ...] | None:
-    """The column values of a record, or None when it is not a well-formed record."""
-    head = _varint(payload, 0)
-    if head is None:
+    """The column values of a record, or None when it is not a well-formed record.
+
+    Written for speed (a salvage decodes every record of the file): one-byte varints, nearly every header
+    byte, are read inline; longer ones go through `_varint`.
+    """
+    end = len(payload)
+    if not end:
         return None
-    header_size, pos = head
-    if not pos <= header_size <= len(payload):
+    header_size = payload[0]
+    pos = 1
+    if header_size >= 0x80:
+        head = _varint(payload, 0)
+        if head is None:
+            return None
+        header_size, pos = head
+    if header_size > end:
         return None
     types: list[int] = []
     while pos < header_size:
+        byte = payload[pos]
+        if byte < 0x80:
+            types.append(byte)
+            pos += 1
+            continue
         item = _varint(payload, pos)
         if item is None:
             return None
@@ -373,39 +409,44 @@ def _decode_record(payload: bytes) -> tuple[_Value, ...] | None:
     if pos != header_size:
         return None
     values: list[_Value] = []
+    append = values.append
     for kind in types:
-        if kind == 0:
-            values.append(None)
-        elif kind in _INT_SIZES:
-            width = _INT_SIZES[kind]
-            if pos + width > len(payload):
+        if kind >= 12:
+            width = (kind - 12) >> 1
+            stop = pos + width
+            if stop > end:
                 return None
-            values.append(int.from_bytes(payload[pos : pos + width], "big", signed=True))
-            pos += width
-        elif kind == 7:
-            if pos + 8 > len(payload):
-                return None
-            values.append(struct.unpack_from(">d", payload, pos)[0])
-            pos += 8
-        elif kind in (8, 9):
-            values.append(kind - 8)
-        elif kind >= 12:
-            width = (kind - 12) // 2
-            if pos + width > len(payload):
-                return None
-            raw = payload[pos : pos + width]
-            pos += width
-            if kind % 2 == 0:
-                values.append(raw)
-            else:
+            if kind & 1:
                 try:
-                    values.append(raw.decode("utf-8"))
+                    append(payload[pos:stop].decode("utf-8"))
                 except UnicodeDecodeError:
                     return None
+            else:
+                append(payload[pos:stop])
+            pos = stop
+        elif kind == 0:
+            append(None)
+        elif kind < 7:
+            stop = pos + _INT_WIDTHS[kind]
+            if stop > end:
+                return None
+            append(int.from_bytes(payload[pos:stop], "big", signed=True))
+            pos = stop
+        elif kind == 7:
+            if pos + 8 > end:
+                return None
+            append(_DOUBLE.unpack_from(payload, pos)[0])
+            pos += 8
+        elif kind < 10:
+            append(kind - 8)
         else:
             return None  # serial types 10 and 11 are reserved
     # SQLite writes records exactly; leftover bytes mean the header was misread.
-    return tuple(values) if pos == len(payload) else None
+    return tuple(values) if pos == end else None
+
+
+_INT_WIDTHS = (0, 1, 2, 3, 4, 6, 8)
+_DOUBLE = struct.Struct(">d")
 
 
 # --- WAL -------------------------------------------------------------------------------------------
@@ -418,12 +459,22 @@ def _words_format(big: bool, count: int) -> struct.Struct:
 
 def _checksum(words: tuple[int, ...], seed: tuple[int, int]) -> tuple[int, int]:
     """SQLite's WAL checksum of `words` (an even number of them), continuing from `seed`."""
+    if len(words) % 2:
+        raise ValueError("the WAL checksum covers an even number of words")
     s0, s1 = seed
     it = iter(words)
+    n = 0
+    # Masked every 16 pairs, not every step (sums modulo 2**32 come out the same): reading a WAL verifies
+    # every frame, and this loop is most of that time.
     for a, b in zip(it, it, strict=True):
-        s0 = (s0 + a + s1) & _MASK
-        s1 = (s1 + b + s0) & _MASK
-    return s0, s1
+        s0 += a + s1
+        s1 += b + s0
+        n += 1
+        if n == 16:
+            s0 &= _MASK
+            s1 &= _MASK
+            n = 0
+    return s0 & _MASK, s1 & _MASK
 
 
 def _one_bit_fixes(words: tuple[int, ...], seed: tuple[int, int], stored: tuple[int, int]) -> list[tuple[int, int]]:
@@ -572,6 +623,14 @@ def _guess_layout(wal: bytes, hint: int | None) -> tuple[bool, int]:
 def _scan_wal(wal: bytes, hint: int | None) -> _WalScan:
     """Read every whole frame of `wal` (at least 32 bytes long), as SQLite would and as salvage can."""
     problem = _wal_header_problem(wal)
+    # The page-size hint matters only where the header is unusable: one scan then serves every caller.
+    return _scan_wal_once(wal, hint if problem is not None else None, problem)
+
+
+@lru_cache(maxsize=2)
+def _scan_wal_once(wal: bytes, hint: int | None, problem: str | None) -> _WalScan:
+    """`_scan_wal`, remembered: opening, checking and salvaging one WAL read its frames (and verify every
+    checksum, a Python loop per word) once, not once per look. Two kept: the WAL and a cut copy of it."""
     if problem is None:
         magic, _, ps = struct.unpack_from(">III", wal, 0)
         big = magic == _WAL_MAGIC_BE

@@ -8,6 +8,7 @@ import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 APPLICATION_ID = 0x54436F6D  # "TCom": written into every games file we make (PRAGMA application_id)
@@ -135,13 +136,23 @@ def valid_row(table: str, columns: Sequence[tuple[str, str]], row: Sequence[Any]
     if len(row) != len(columns) + 1:
         return None
     values = tuple(row[:-1])
-    if row[-1] == row_checksum(table, values):
-        return values
-    # Read from a raw page, a REAL may come as an integer (SQLite stores whole reals that way).
-    values = tuple(
-        float(v) if kind[0] == "r" and type(v) is int else v for (_name, kind), v in zip(columns, values, strict=True)
-    )
+    # Read from a raw page, a REAL may come as an integer (SQLite stores whole reals that way): made a float
+    # first, as every writer does before its checksum, so that a good row costs one checksum, not two.
+    normal = None
+    for i in _reals(tuple(columns)):
+        if type(values[i]) is int:
+            normal = normal or list(values)
+            normal[i] = float(values[i])
+    if normal is not None:
+        floats = tuple(normal)
+        if row[-1] == row_checksum(table, floats):
+            return floats
     return values if row[-1] == row_checksum(table, values) else None
+
+
+@lru_cache(maxsize=16)
+def _reals(columns: tuple[tuple[str, str], ...]) -> tuple[int, ...]:
+    return tuple(i for i, (_name, kind) in enumerate(columns) if kind[0] == "r")
 
 
 def game_from(values: Sequence[Any]) -> GameRecord:
@@ -201,6 +212,48 @@ def newer_than_us(connection: sqlite3.Connection) -> int | None:
     return version
 
 
+_OPTIONAL = frozenset({"dice_tally", "wins_tally"})
+"""Tables a file of this schema may lack: one made before the tallies gets them when opened (`ensure_tally`)."""
+
+
+def _schema_rows(connection: sqlite3.Connection) -> dict[tuple[bytes, bytes, bytes], bytes]:
+    # As bytes, whitespace folded: a flipped bit may leave text that is not UTF-8, and that is damage to
+    # report, not an exception to raise.
+    rows = connection.execute(
+        "SELECT CAST(type AS BLOB), CAST(name AS BLOB), CAST(tbl_name AS BLOB), CAST(sql AS BLOB) FROM sqlite_master"
+    ).fetchall()
+    return {
+        (bytes(t or b""), bytes(n or b""), bytes(tb or b"")): b" ".join(bytes(sql or b"").split())
+        for t, n, tb, sql in rows
+    }
+
+
+@lru_cache(maxsize=1)
+def _our_schema() -> dict[tuple[bytes, bytes, bytes], bytes]:
+    with closing(memory_db()) as ours:
+        create_schema(ours)
+        return _schema_rows(ours)
+
+
+def schema_problem(connection: sqlite3.Connection) -> str | None:
+    """What differs between the file's schema (every table, column and index) and the one we create; None if
+    nothing does. A difference is damage (a flipped bit in a table's definition), never a reason to trust it.
+
+    Raises `sqlite3.Error` (or a decoding error) when SQLite cannot read the schema at all: damage too.
+    """
+    stored, ours = _schema_rows(connection), _our_schema()
+    for key, sql in ours.items():
+        if key not in stored:
+            if key[1].decode() not in _OPTIONAL:
+                return f"the table {key[1].decode()} is missing"
+        elif stored[key] != sql:
+            return f"the definition of {key[1].decode()} is not ours"
+    extra = sorted(stored.keys() - ours.keys())
+    if extra:
+        return f"it holds {extra[0][1].decode(errors='replace')!r}, which this app never makes"
+    return None
+
+
 def create_schema(connection: sqlite3.Connection, *, in_transaction: bool = False) -> None:
     if not in_transaction:
         connection.execute("BEGIN IMMEDIATE")
@@ -227,7 +280,8 @@ def insert_game(db: sqlite3.Connection, values: Sequence[Any]) -> None:
     )
 
 
-def update_game(db: sqlite3.Connection, game: tuple[Any, ...], **changes: Any) -> None:
+def update_game(db: sqlite3.Connection, game: tuple[Any, ...], **changes: Any) -> tuple[tuple[Any, ...], int]:
+    """Write `game`'s row with `changes`; the values written and their checksum."""
     names = [name for name, _ in GAME_COLUMNS]
     values = list(game)
     for key, value in changes.items():
@@ -238,9 +292,9 @@ def update_game(db: sqlite3.Connection, game: tuple[Any, ...], **changes: Any) -
         values[names.index(key)] = value
     normal = normal_row(GAME_COLUMNS, values)
     sets = ", ".join(f"{name} = ?" for name in names[1:])
-    db.execute(
-        f"UPDATE games SET {sets}, checksum = ? WHERE id = ?", (*normal[1:], row_checksum("games", normal), normal[0])
-    )
+    checksum = row_checksum("games", normal)
+    db.execute(f"UPDATE games SET {sets}, checksum = ? WHERE id = ?", (*normal[1:], checksum, normal[0]))
+    return normal, checksum
 
 
 def memory_db() -> sqlite3.Connection:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
+import time
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,8 +21,9 @@ from companion.store.files import (
     move_aside,
     read_bytes,
 )
-from companion.store.pages import check_wal, checkpointed, records
+from companion.store.pages import Record, check_wal, checkpointed, records
 from companion.store.rows import (
+    APPLICATION_ID,
     GAME_COLUMNS,
     GAME_NAMES,
     MOVE_COLUMNS,
@@ -34,6 +38,7 @@ from companion.store.rows import (
     normal_row,
     plural,
     row_checksum,
+    schema_problem,
     valid_row,
 )
 
@@ -43,7 +48,7 @@ class Survey:
     """Rows gathered from a damaged file and its backups, the best version of each, and what was lost."""
 
     games: dict[int, tuple[Any, ...]] = field(default_factory=dict)  # id -> values (with the newest version)
-    moves: dict[tuple[int, int], tuple[Any, ...]] = field(default_factory=dict)
+    moves: dict[tuple[int, int], tuple[Any, ...]] = field(default_factory=dict)  # values and their checksum
     backups: list[tuple[dict[int, tuple[Any, ...]], dict[tuple[int, int], tuple[Any, ...]]]] = field(
         default_factory=list
     )  # newest first
@@ -53,6 +58,8 @@ class Survey:
     kept: dict[int, int] = field(default_factory=dict)  # id -> moves kept
     lost_games: int = 0
     orphan_moves: int = 0
+    backup_times: list[float | None] = field(default_factory=list)  # each backup's time, as `backups`
+    restored_at: float | None = None  # the newest backup a game's own row came back from
 
     def add(self, db: bytes) -> None:
         """Every row of a picture of the damaged file that still checks out; of two versions, the newer."""
@@ -64,8 +71,9 @@ class Survey:
             if key not in self.moves or move[7] > self.moves[key][7]:
                 self.moves[key] = move
 
-    def add_backup(self, db: bytes) -> None:
+    def add_backup(self, db: bytes, when: float | None = None) -> None:
         self.backups.append(_good_rows(db))
+        self.backup_times.append(when)
 
     def settle(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
         """Each game kept up to its last good move; the rows to write, checksummed.
@@ -73,17 +81,20 @@ class Survey:
         A backup fills a gap only where it is certain to say the same: a game the file lost entirely, or a
         move of a game whose record in that backup has the very version the file's record has.
         """
-        for backup_games, _moves in self.backups:
+        for (backup_games, _moves), when in zip(self.backups, self.backup_times, strict=True):
             for gid, game in backup_games.items():
                 if gid not in self.games:
                     self.games[gid] = game
                     self.from_backup.add(gid)
+                    if when is not None and (self.restored_at is None or when > self.restored_at):
+                        self.restored_at = when
         highest: dict[int, int] = {}
         for gid, seq in self.moves:
             highest[gid] = max(highest.get(gid, 0), seq + 1)
         self.lost_games = len(set(highest) - set(self.games))
         self.orphan_moves = sum(1 for gid, _ in self.moves if gid not in self.games)
-        games_out, moves_out = [], []
+        games_out: list[tuple[Any, ...]] = []
+        moves_out: list[tuple[Any, ...]] = []
         for gid, game in sorted(self.games.items()):
             kept = 0
             while self._move(gid, kept, game):
@@ -97,9 +108,7 @@ class Survey:
                     game = (*game[:5], None, None, "[]", *game[8:])
             values = normal_row(GAME_COLUMNS, (*game[:8], kept, game[9] + 1))
             games_out.append((*values, row_checksum("games", values)))
-            for seq in range(kept):
-                move = self.moves[(gid, seq)]
-                moves_out.append((*move, row_checksum("moves", move)))
+            moves_out.extend(self.moves[(gid, seq)] for seq in range(kept))
         return games_out, moves_out
 
     def _move(self, gid: int, seq: int, game: tuple[Any, ...]) -> bool:
@@ -128,7 +137,12 @@ class Survey:
         return head + self.summary("were kept" if kept_aside else "could be read") + "."
 
     def summary(self, kept: str) -> str:
-        """'2 games with 61 moves <kept>, 1 lost (Quin with Ann and Bo lost its last move)'."""
+        """'2 games with 61 moves <kept>, 1 lost (Quin with Ann and Bo lost its last move)'.
+
+        Every loss it can see is counted, unfinished games' too: moves cut from a game, moves whose game's
+        record is gone. What a backup brought back says when that backup was made: whatever was played after
+        it (finished or not) left no trace to count, and the sentence says so rather than "0 lost".
+        """
         if not self.games:
             return "no game could be read from it"
         lost = sum(self.lost.values()) + self.orphan_moves
@@ -139,16 +153,28 @@ class Survey:
         if len(self.lost) > 3:
             details.append(f"{len(self.lost) - 3} more games lost moves")
         if self.lost_games:
-            details.append(f"{plural(self.lost_games, 'game')} could not be read at all")
+            details.append(
+                f"{plural(self.lost_games, 'game')} with {plural(self.orphan_moves, 'move')} could not be read at all"
+            )
         if self.from_backup:
-            details.append(f"{plural(len(self.from_backup), 'game')} came back from a backup")
+            details.append(
+                f"{plural(len(self.from_backup), 'game')} came back from a backup{self.made()}: whatever was "
+                "played after it, finished or not, is lost and could not be counted"
+            )
         restored = sum(1 for gid, seq in self.moves_from_backup if seq < self.kept.get(gid, 0))
         if restored and not self.from_backup:
             details.append(f"{plural(restored, 'move')} came back from a backup")
         tail = f" ({'; '.join(details)})" if details else ""
         moves = sum(self.kept.values())
         kept = f" {kept}" if kept else ""
-        return f"{plural(len(self.games), 'game')} with {plural(moves, 'move')}{kept}, {lost:,} lost{tail}"
+        counted = f", {lost:,} lost" if lost or not self.from_backup else ""
+        return f"{plural(len(self.games), 'game')} with {plural(moves, 'move')}{kept}{counted}{tail}"
+
+    def made(self) -> str:
+        """When the newest backup that brought a game back was made, as in " made 26 Nov at 14:02" ("" if none)."""
+        if self.restored_at is None:
+            return ""
+        return time.strftime(" made %d %b at %H:%M", time.localtime(self.restored_at))
 
 
 def _abandoned(game: tuple[Any, ...]) -> bool:
@@ -158,11 +184,43 @@ def _abandoned(game: tuple[Any, ...]) -> bool:
         return False
 
 
-def _good_rows(db: bytes) -> tuple[dict[int, tuple[Any, ...]], dict[tuple[int, int], tuple[Any, ...]]]:
-    """Every game and move row on any page of `db` whose checksum holds; of two versions, the newer."""
-    games: dict[int, tuple[Any, ...]] = {}
-    moves: dict[tuple[int, int], tuple[Any, ...]] = {}
-    for record in records(db):
+_Rows = tuple[dict[int, tuple[Any, ...]], dict[tuple[int, int], tuple[Any, ...]]]
+
+
+def _good_rows(db: bytes) -> _Rows:
+    """Every game and move row on any page of `db` whose checksum holds; of two versions, the newer.
+
+    Remembered for the last few pictures read (by their digest): `companion check` and the repair at the next
+    opening read the same file and the same backups, and a backup is read at every salvage until the next one.
+    The dicts are shared: callers copy what they change.
+    """
+    key = (len(db), hashlib.blake2b(db, digest_size=16).digest())
+    found = _read_rows.get(key)
+    if found is None:
+        found = _read_rows[key] = _rows_of(db)
+        while len(_read_rows) > _ROWS_KEPT:
+            del _read_rows[next(iter(_read_rows))]
+    return found
+
+
+_ROWS_KEPT = 4
+_read_rows: dict[tuple[int, bytes], _Rows] = {}
+
+
+def _rows_of(db: bytes) -> _Rows:
+    games, moves, whole = _through_sqlite(db)
+
+    def known(first: Record, last: Record) -> bool:
+        # an index page of moves whose games SQLite read whole: nothing on it is not known already
+        low, high = first.values[0], last.values[0]
+        return (
+            type(low) is int
+            and type(high) is int
+            and 0 <= high - low < 64
+            and all(gid in whole for gid in range(low, high + 1))
+        )
+
+    for record in records(db, known=known if whole else None):
         if record.rowid is not None and len(record.values) == len(GAME_COLUMNS) + 1:
             # the id is the rowid: SQLite stores NULL in its place in the record
             values = valid_row("games", GAME_COLUMNS, (record.rowid, *record.values[1:]))
@@ -172,8 +230,44 @@ def _good_rows(db: bytes) -> tuple[dict[int, tuple[Any, ...]], dict[tuple[int, i
             values = valid_row("moves", MOVE_COLUMNS, record.values)
             key = (values[0], values[1]) if values is not None else None
             if values is not None and key is not None and (key not in moves or values[7] > moves[key][7]):
-                moves[key] = values
+                moves[key] = (*values, record.values[-1])  # its checksum kept: settling writes it as it is
     return games, moves
+
+
+def _through_sqlite(db: bytes) -> tuple[dict[int, tuple[Any, ...]], dict[tuple[int, int], tuple[Any, ...]], set[int]]:
+    """The games SQLite itself can read whole from `db` (their record and every move up to its count, each row's
+    checksum holding): SQLite walks the b-trees a hundred times quicker than reading every page in Python does,
+    and the pages holding only these games' moves need not be read again. A game it cannot read whole (a damaged
+    page on its way, a row that fails its checksum) is left to the page-by-page reading. Nothing raises.
+    """
+    games: dict[int, tuple[Any, ...]] = {}
+    moves: dict[tuple[int, int], tuple[Any, ...]] = {}
+    whole: set[int] = set()
+    try:
+        with closing(memory_db()) as connection:
+            connection.deserialize(db)
+            for row in connection.execute(f"SELECT {GAME_NAMES}, checksum FROM games"):
+                values = valid_row("games", GAME_COLUMNS, row)
+                if values is not None:
+                    games[values[0]] = values
+            query = f"SELECT {MOVE_NAMES}, checksum FROM moves WHERE game_id = ?"
+            for gid, game in games.items():
+                found: dict[tuple[int, int], tuple[Any, ...]] = {}
+                try:
+                    for row in connection.execute(query, (gid,)):
+                        values = valid_row("moves", MOVE_COLUMNS, row)
+                        if values is None:
+                            break
+                        found[(gid, values[1])] = (*values, row[-1])
+                    else:
+                        if all((gid, seq) in found for seq in range(game[8])):
+                            moves.update(found)
+                            whole.add(gid)
+                except Exception:  # a damaged page on this game's way: read page by page
+                    continue
+    except Exception:  # SQLite cannot read the picture at all (its header, its schema): page by page
+        return {}, {}, set()
+    return games, moves, whole
 
 
 def _survey(path: Path) -> Survey:
@@ -192,12 +286,32 @@ def _survey(path: Path) -> Survey:
         page_size = int.from_bytes(wal[8:12], "big")
         if page_size in {1 << n for n in range(9, 17)}:
             survey.add(checkpointed(db, wal[: 32 + report.replayed * (24 + page_size)]))
+    _add_backups(survey, path)
+    return survey
+
+
+def _add_backups(survey: Survey, path: Path) -> None:
     for copy in backups(path):
         try:
-            survey.add_backup(copy.read_bytes())
+            survey.add_backup(copy.read_bytes(), copy.stat().st_mtime)
         except OSError:
             continue
-    return survey
+
+
+def restore_from_backups(path: Path) -> str | None:
+    """The games file at `path` is missing: make it again from its backups (never over a file); the sentence
+    saying so, or None when no backup holds a game (nothing is made then)."""
+    survey = Survey()
+    _add_backups(survey, path)
+    games, moves = survey.settle()
+    if not games:
+        return None
+    create_file(path, games, moves)
+    return (
+        f"The games file {path.name} was missing: it was restored from its backups{survey.made()}, "
+        f"{plural(len(games), 'game')} with {plural(len(moves), 'move')}; whatever was played after that backup, "
+        "finished or not, is lost and could not be counted."
+    )
 
 
 def salvage_into_memory(path: Path) -> tuple[sqlite3.Connection, Survey]:
@@ -266,8 +380,8 @@ def check(path: str | Path) -> CheckReport:
     try:
         connection.deserialize(checkpointed(db, wal))
         problems.extend(verify_all(connection))
-    except sqlite3.Error as error:
-        problems.append(f"SQLite cannot read it ({error}).")
+    except Exception as error:  # the store's edge, as in `verify_all`
+        problems.append(_unreadable(error))
     finally:
         connection.close()
     if not problems:
@@ -296,6 +410,13 @@ def verify_all(connection: sqlite3.Connection) -> list[str]:
             return problems
         if connection.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
             migrate(connection)  # an older file is checked as the companion will convert it
+        else:
+            schema = schema_problem(connection)
+            if schema is not None:
+                problems.append(f"Its schema (the tables' own definitions) is damaged: {schema}.")
+                return problems
+            if connection.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+                problems.append("Its stamp (the application id in its header) is damaged.")
         games: dict[int, tuple[Any, ...]] = {}
         for row in connection.execute(f"SELECT {GAME_NAMES}, checksum FROM games"):
             values = valid_row("games", GAME_COLUMNS, row)
@@ -319,6 +440,13 @@ def verify_all(connection: sqlite3.Connection) -> list[str]:
                 problems.append(
                     f"{describe(game[1], game[2])} (game {gid}) is missing {missing} of its {game[8]} moves."
                 )
-    except sqlite3.Error as error:
-        problems.append(f"SQLite cannot read it ({error}).")
+    except Exception as error:  # the store's edge: whatever SQLite (or decoding its answer) raises is damage
+        problems.append(_unreadable(error))
     return problems
+
+
+def _unreadable(error: Exception) -> str:
+    if isinstance(error, sqlite3.Error):
+        return f"SQLite cannot read it ({error})."
+    # a decoding error's own words quote raw bytes: the sentence names what kind of answer it was
+    return f"SQLite's answer about it cannot be read: it is damaged ({type(error).__name__})."

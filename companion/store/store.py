@@ -111,7 +111,9 @@ class Store:
         self._saving = saving
         self._clock = clock
         self._last_backup = clock()
-        with contextlib.suppress(sqlite3.Error):
+        self._wal: tuple[Path, Path] | None = None  # the file and its -wal, looked at after every write
+        self._written: dict[int, tuple[tuple[Any, ...], int]] = {}  # game id -> the row we last wrote, its checksum
+        with contextlib.suppress(Exception):  # a damaged schema: the first read finds it and salvages
             ensure_tally(connection)  # a file made before the dice tally (counted from the moves when first read)
         for sentence in (notice, problem):
             if sentence:
@@ -142,6 +144,9 @@ class Store:
         except Weather as weather:
             lock.release()
             return cls._in_memory_copy(path, weather.sentence, clock)
+        except OSError as error:  # the card, at any step of a repair
+            lock.release()
+            return cls._in_memory_copy(path, weather_sentence(error, path, opening=True), clock)
         except BaseException:
             lock.release()
             raise
@@ -170,11 +175,19 @@ class Store:
     @classmethod
     def _in_memory_copy(cls, path: Path, why: str, clock: Callable[[], float]) -> Store:
         """Play on a copy of the file in memory while it cannot be written; try again at every write."""
+        missing = not path.exists()
         try:
-            connection, survey = copy_in_memory(path, 2.0) if path.exists() else (fresh_memory_db(), None)
-        except OSError:
+            # a missing file beside backups: their games, in memory, written back with the rest when it can be
+            whole = not missing or backups(path)
+            connection, survey = copy_in_memory(path, 2.0) if whole else (fresh_memory_db(), None)
+        except Exception:  # unreadable too: the table still plays, in memory
             connection, survey = fresh_memory_db(), None
         notice = survey.sentence(path, kept_aside=None) if survey is not None else None
+        if missing and survey is not None:
+            notice = (
+                f"The games file {path.name} is missing: what its backups hold ({survey.summary('')}) is played "
+                "in memory, and written back as soon as the card can be written."
+            )
         return cls(connection, path, notice=notice, problem=why, saving=False, clock=clock)
 
     @property
@@ -214,17 +227,26 @@ class Store:
                     self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
-        except sqlite3.Error as error:
+        except NotSaved:
+            self._written.clear()
+            raise
+        except Exception as error:  # the store's edge: weather only when the system says so, else damage
+            self._written.clear()
             if self._db.in_transaction:
-                with contextlib.suppress(sqlite3.Error):
+                with contextlib.suppress(Exception):
                     self._db.execute("ROLLBACK")
             if isinstance(error, sqlite3.IntegrityError):
                 log.warning("games file %s: changed by another program; a move was not saved", self._where)
                 raise NotSaved(
                     "The games file was changed by another program: this move was not saved. Restart the companion."
                 ) from error
-            self._not_saving(weather_sentence(error, self.path, opening=False))
-            raise NotSaved(self.problem) from error
+            if is_weather(error, self.path):
+                self._not_saving(weather_sentence(error, self.path, opening=False))
+                raise NotSaved(self.problem) from error
+            self._repair(error)
+            raise NotSaved(
+                f"{self.notice} This move was not saved: resume the game to go on from what was kept."
+            ) from error
         if self._saving and self.problem is not None:
             self.problem = None
             log.info("games file %s: moves are saved again", self._where)
@@ -234,7 +256,9 @@ class Store:
         """If someone deleted the ``-wal`` while we had it open, write its frames home and start a new one."""
         if self.path is None or not self._saving:
             return
-        if not sidecar(self.path, "-wal").exists():
+        if self._wal is None or self._wal[0] != self.path:
+            self._wal = (self.path, sidecar(self.path, "-wal"))
+        if not os.path.exists(self._wal[1]):
             with contextlib.suppress(sqlite3.Error):
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 self._db.execute("PRAGMA journal_mode=DELETE")
@@ -265,6 +289,7 @@ class Store:
         with contextlib.suppress(sqlite3.Error):
             self._db.close()
         self._db, self._lock, self._saving = connection, lock, True
+        self._written.clear()
         self.problem = None
         self.notice = notice or "The games file can be written again: everything played meanwhile is saved now."
         log.info("games file %s: %s", self._where, self.notice)
@@ -280,7 +305,7 @@ class Store:
             (next_id,) = db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()
             values = (next_id, game, json.dumps(options), now, 0.0, None, None, "[]", 0, 1)
             insert_game(db, values)
-            tally.keep_wins(db, game, now=tally.keep(db, game))
+            tally.keep(db, game)  # a new record has no outcome: the wins tally has nothing to count
             return int(next_id)
 
     def record(
@@ -303,7 +328,8 @@ class Store:
         with self._transaction() as db:
             game = self._game_for_update(db, game_id)
             version = game[9] + 1
-            db.execute("DELETE FROM moves WHERE game_id = ? AND seq >= ? AND undone = 1", (game_id, seq))
+            if seq < game[8]:  # undone moves lie at seq and past it: the new move makes them un-redoable
+                db.execute("DELETE FROM moves WHERE game_id = ? AND seq >= ? AND undone = 1", (game_id, seq))
             values = normal_row(
                 MOVE_COLUMNS,
                 (game_id, seq, json.dumps(action), json.dumps(list(events)), json.dumps(list(draws)), now, 0, version),
@@ -313,13 +339,13 @@ class Store:
                 (*values, row_checksum("moves", values)),
             )
             finished = now if outcome else None
-            update_game(
+            self._written[game_id] = update_game(
                 db, game, elapsed=elapsed, outcome=outcome, finished_at=finished, pending_draws=pending_draws,
                 moves=seq + 1, version=version,
             )  # fmt: skip
             # in the same transaction: the tallies never miss a move
-            stamp = tally.keep(db, game[1], events, +1)
-            tally.keep_wins(db, game[1], game[6], outcome, now=stamp)
+            tally.keep(db, game[1], events, +1)
+            tally.keep_wins(db, game[1], game[6], outcome, version=version)
         if outcome is not None or self._clock() - self._last_backup >= BACKUP_EVERY:
             self.backup()
 
@@ -355,8 +381,8 @@ class Store:
                 moves=game[8], version=version,
             )  # fmt: skip
             changed = bool(move[6]) != undone  # undone moves are not counted; a redone one counts again
-            stamp = tally.keep(db, game[1], json.loads(move[3]) if changed else (), -1 if undone else +1)
-            tally.keep_wins(db, game[1], game[6], outcome, now=stamp)  # undoing the last move takes its win back
+            tally.keep(db, game[1], json.loads(move[3]) if changed else (), -1 if undone else +1)
+            tally.keep_wins(db, game[1], game[6], outcome, version=version)  # undoing the last move takes its win back
 
     def save_clock(self, game_id: int, elapsed: float) -> None:
         """Keep the game clock (paused). The version stays: it counts changes to the game, and a backup
@@ -380,7 +406,8 @@ class Store:
                 raise NotSaved("This game has ended with its result, which stays: it cannot be ended without one.")
             outcome = Outcome((), ABANDONED).to_json()
             update_game(db, game, outcome=outcome, finished_at=now, version=game[9] + 1)
-            tally.keep_wins(db, game[1], game[6], outcome, now=tally.keep(db, game[1]))
+            tally.keep(db, game[1])
+            tally.keep_wins(db, game[1], game[6], outcome, version=game[9] + 1)
 
     def take_back(self, game_id: int) -> None:
         """Open a game ended without a result again, exactly as it was left (its moves, undone ones and all).
@@ -395,9 +422,17 @@ class Store:
             if tally.winners(game[6]) or not _abandoned(game[6]):
                 raise NotSaved("Only a game ended without a result can be taken back; this one has its result.")
             update_game(db, game, outcome=None, finished_at=None, version=game[9] + 1)
-            tally.keep_wins(db, game[1], game[6], None, now=tally.keep(db, game[1]))
+            tally.keep(db, game[1])
+            tally.keep_wins(db, game[1], game[6], None, version=game[9] + 1)
 
     def _game_for_update(self, db: sqlite3.Connection, game_id: int) -> tuple[Any, ...]:
+        written = self._written.pop(game_id, None)
+        if written is not None:
+            # The row this store wrote last, if the file still holds exactly it (the same version and checksum):
+            # read back in two columns, not eleven and a checksum. The write that follows rewrites every column.
+            mark = db.execute("SELECT version, checksum FROM games WHERE id = ?", (game_id,)).fetchone()
+            if mark is not None and mark[0] == written[0][9] and mark[1] == written[1]:
+                return written[0]
         row = db.execute(f"SELECT {GAME_NAMES}, checksum FROM games WHERE id = ?", (game_id,)).fetchone()
         game = valid_row("games", GAME_COLUMNS, row) if row else None
         if game is None:
@@ -459,12 +494,16 @@ class Store:
     # -- reading -------------------------------------------------------------------------------------------------
 
     def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        if any(type(arg) is int and not -(2**63) <= arg < 2**63 for arg in args):
+            return []  # a number no row can hold (SQLite would raise OverflowError binding it): no such row
         try:
             return self._db.execute(sql, args).fetchall()
         except sqlite3.DatabaseError as error:
             if is_weather(error, self.path):
                 return []
             raise Damaged(str(error)) from error
+        except Exception as error:  # a text SQLite gives back that is not UTF-8, a number out of range: damage
+            raise Damaged(type(error).__name__) from error
 
     def _games(self, where: str, args: Sequence[Any] = ()) -> list[GameRecord]:
         out = []
@@ -479,11 +518,11 @@ class Store:
         """Run a read; a damaged row found on the way is salvaged here, at the store's edge, and the read retried."""
         try:
             return read()
-        except (Damaged, ValueError, TypeError, KeyError) as damage:
+        except Exception as damage:  # the store's edge: anything a damaged row or schema makes the reading raise
             self._repair(damage)
         try:
             return read()
-        except (Damaged, ValueError, TypeError, KeyError):
+        except Exception:
             return None
 
     def game(self, game_id: int) -> GameRecord | None:
@@ -594,13 +633,13 @@ class Store:
         """
         try:
             kinds = tally.stamps(self._db)
-        except sqlite3.Error:
+        except Exception:  # a damaged tally holds nothing the games do not: counted again below
             kinds = {}
         out = {}
         for game, at_stamp in sorted(kinds.items()):
             try:
                 wins = tally.current_wins(self._db, game, at_stamp)
-            except sqlite3.Error:
+            except Exception:
                 wins = None
             if wins is None:
                 wins = self._count_wins_again(game, at_stamp)
@@ -614,7 +653,7 @@ class Store:
         if not (self._writable and self._saving):
             return wins  # only looking, or moves are not being saved: counted, not kept
         with contextlib.suppress(NotSaved, sqlite3.Error), self._transaction() as db:
-            if tally.stamp(db, game) == at_stamp:  # nothing was written meanwhile
+            if tally.wins_stamp(db, game) == at_stamp:  # nothing was written meanwhile
                 tally.write_wins(db, game, wins, at_stamp)
         return wins
 
@@ -626,7 +665,7 @@ class Store:
         """
         try:
             counts = tally.current(self._db, game)
-        except sqlite3.Error:
+        except Exception:
             counts = None
         if counts is None:
             counts = self._count_dice_again(game)
@@ -635,7 +674,7 @@ class Store:
     def _count_dice_again(self, game: str) -> list[int]:
         try:
             before = tally.stamp(self._db, game)
-        except sqlite3.Error:
+        except Exception:
             before = None
         counts = tally.recount(event for move in self.all_moves(game) for event in move.events)
         if before is None or not (self._writable and self._saving):
@@ -665,10 +704,17 @@ class Store:
             self.notice = "A saved record in memory was unreadable and was left out."
             log.warning("games file %s: %s", self._where, self.notice)
             return
+        self._written.clear()
         with contextlib.suppress(sqlite3.Error):
             self._db.close()
         if self._lock is not None and self._saving and self._writable:
-            self._db, self.notice = salvage_file(self.path)
+            try:
+                self._db, self.notice = salvage_file(self.path)
+            except (OSError, sqlite3.Error) as error:  # the card would not take the mended file: play in memory
+                self._db, survey = salvage_into_memory(self.path)
+                self.notice = survey.sentence(self.path, kept_aside=None)
+                self._saving = False
+                self._not_saving(weather_sentence(error, self.path, opening=False))
         else:
             self._db, survey = salvage_into_memory(self.path)
             self.notice = survey.sentence(self.path, kept_aside=None)

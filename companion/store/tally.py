@@ -14,7 +14,9 @@ The wins tally (``wins_tally``) works the same way, one row per game holding win
 home screen's chart reads a row per game, not every game ever finished. A write changes it by the difference
 between the game's outcome before and after: finishing adds the winners, an undo of the last move takes them
 off, a redo adds them again. Ties and abandoned games count for nobody; a win because the others left
-(reason "left") is a win.
+(reason "left") is a win. Its stamp (`wins_stamp`) sums the versions of the records that have an outcome
+only: a move in a game still going changes no outcome, so the wins row is neither read nor written then (one
+page less to write, and a move as quick as the dice tally allows).
 """
 
 from __future__ import annotations
@@ -65,15 +67,17 @@ def keep(db: sqlite3.Connection, game: str, events: Iterable[Any] = (), sign: in
 
     Called inside that write's transaction. A tally that was not up to date before the write is dropped, to be
     counted again when read; a game with no record before this one starts from nothing. Returns the stamp it
-    read, for `keep_wins` in the same write (None if the file has no tally).
+    read (None if the file has no tally).
     """
     try:
-        now = stamp(db, game)
-        row = db.execute(f"SELECT {TALLY_NAMES}, checksum FROM dice_tally WHERE game = ?", (game,)).fetchone()
+        # the stamp and the row in one statement: this runs inside every move's transaction
+        found = db.execute(_STAMP_AND_ROW, (game,)).fetchone()
     except sqlite3.OperationalError as error:
         if "no such table" in str(error):  # a copy of an older file, made before the tally: counted when read
             return None
         raise
+    now = int(found[0])
+    row = found[1:] if found[1] is not None else None
     values = valid_row("dice_tally", TALLY_COLUMNS, row) if row else None
     if values is not None and values[2] == now - 1:
         counts = _counts(values[1])
@@ -100,13 +104,24 @@ def recount(events: Iterable[Any]) -> list[int]:
     return counts
 
 
+_STAMP_AND_ROW = (
+    "SELECT (SELECT COALESCE(SUM(version), 0) FROM games WHERE game = ?1), "
+    + ", ".join(f"t.{name}" for name, _ in TALLY_COLUMNS)
+    + ", t.checksum FROM (SELECT 1) LEFT JOIN dice_tally AS t ON t.game = ?1"
+)
+_last_counts: list[Any] = ["", []]  # the last tally text read and its counts: the next move reads it again
+
+
 def _counts(text: str) -> list[int] | None:
+    if text == _last_counts[0]:
+        return list(_last_counts[1])
     try:
         counts = json.loads(text)
     except ValueError:
         return None
     if not isinstance(counts, list) or len(counts) != len(PAIRS) or not all(type(c) is int and c >= 0 for c in counts):
         return None
+    _last_counts[:] = [text, list(counts)]
     return counts
 
 
@@ -126,9 +141,18 @@ def winners(outcome: Any) -> list[str]:
     return [name for name in names if isinstance(name, str)] if isinstance(names, list) else []
 
 
+def wins_stamp(db: sqlite3.Connection, game: str) -> int:
+    """The sum of the versions of every record of game `game` that has an outcome (the wins tally's stamp)."""
+    (total,) = db.execute(
+        "SELECT COALESCE(SUM(version), 0) FROM games WHERE game = ? AND outcome IS NOT NULL", (game,)
+    ).fetchone()
+    return int(total)
+
+
 def stamps(db: sqlite3.Connection) -> dict[str, int]:
-    """Every game kind in the file with its stamp (`stamp`), in one pass over the games."""
-    return {str(g): int(v) for g, v in db.execute("SELECT game, SUM(version) FROM games GROUP BY game")}
+    """Every game kind in the file that has a record with an outcome, with its `wins_stamp`, in one pass."""
+    rows = db.execute("SELECT game, SUM(version) FROM games WHERE outcome IS NOT NULL GROUP BY game")
+    return {str(g): int(v) for g, v in rows}
 
 
 def current_wins(db: sqlite3.Connection, game: str, at_stamp: int) -> dict[str, int] | None:
@@ -148,24 +172,26 @@ def write_wins(db: sqlite3.Connection, game: str, wins: dict[str, int], at_stamp
     )
 
 
-def keep_wins(
-    db: sqlite3.Connection, game: str, before: Any = None, after: Any = None, *, now: int | None = None
-) -> None:
-    """After one write that raised one record's version by one and changed its outcome from `before` to `after`.
+def keep_wins(db: sqlite3.Connection, game: str, before: Any = None, after: Any = None, *, version: int) -> None:
+    """After one write that raised one record's version to `version` and changed its outcome from `before` to
+    `after` (either None: no outcome).
 
     As `keep`: inside that write's transaction; a tally that was behind is dropped, to be counted when read.
-    `now` is the stamp `keep` read in the same write (read again when not given).
+    A write with no outcome before or after changes neither the wins nor their stamp: nothing to do.
     """
+    if before is None and after is None:
+        return
     try:
-        now = stamp(db, game) if now is None else now
+        now = wins_stamp(db, game)
         row = db.execute(f"SELECT {WINS_NAMES}, checksum FROM wins_tally WHERE game = ?", (game,)).fetchone()
     except sqlite3.OperationalError as error:
         if "no such table" in str(error):  # a copy of an older file, made before the tally: counted when read
             return
         raise
+    was = now - (version if after is not None else 0) + (version - 1 if before is not None else 0)
     values = valid_row("wins_tally", WINS_COLUMNS, row) if row else None
-    wins = _wins(values[1]) if values is not None and values[2] == now - 1 else None
-    if wins is None and now == 1:  # the first record of this game: nobody has won yet
+    wins = _wins(values[1]) if values is not None and values[2] == was else None
+    if wins is None and was == 0 and row is None:  # no record had an outcome: nobody has won yet
         wins = {}
     if wins is None:
         if row is not None:

@@ -90,7 +90,7 @@ def test_the_wins_tally_is_kept_up_to_date_through_abandon_and_take_back(tmp_pat
         store.take_back(session.game_id)
         db = store._db
         game = won.game.name
-        assert tally.current_wins(db, game, tally.stamp(db, game)) == store.wins_by_game()[game]
+        assert tally.current_wins(db, game, tally.wins_stamp(db, game)) == store.wins_by_game()[game]
 
 
 def test_a_game_with_its_result_is_not_ended_without_one_and_a_second_end_changes_nothing(tmp_path: Path) -> None:

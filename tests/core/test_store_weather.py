@@ -144,3 +144,28 @@ def test_history_reads_a_read_only_card(card, tiny):
     _mount(card, "-o", "remount,ro")
     with Store.read(path) as store:
         assert store.win_counts() == {"Ann": 1}
+
+
+def test_a_missing_games_file_on_a_read_only_card_plays_its_backups_and_writes_them_back(card, tiny):
+    """Issue 22: "A missing games file beside backups: the app restores from the newest good backup and says so";
+    on a card that cannot be written yet, the backups' games are played in memory and written back with the
+    rest once it can be, never an empty file over them."""
+    path = card / "games.db"
+    with Store.open(path) as store:
+        session = Session.start(store, "tiny", Options.for_names("Ann", "Bo", target=1))
+        session.act({"type": "roll", "player": "Ann"})  # a finished game: backed up
+    assert list((card / "backups").iterdir())
+    path.unlink()
+    _mount(card, "-o", "remount,ro")
+    store = Store.open(path)
+    assert not store.saving
+    assert store.notice is not None and "is missing" in store.notice and "backups" in store.notice, store.notice
+    assert store.win_counts() == {"Ann": 1}
+    _mount(card, "-o", "remount,rw")
+    played = Session.start(store, "tiny", Options.for_names("Cy", "Di", target=10**9))
+    _roll(played)
+    assert store.saving
+    store.close()
+    with Store.open(path) as again:
+        assert again.counts()[0] == 2, "the backup's game and the one played meanwhile"
+        assert again.win_counts() == {"Ann": 1}

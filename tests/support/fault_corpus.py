@@ -5,10 +5,16 @@ scripts, and copies ``games.db`` and ``games.db-wal`` while the writer is still 
 pulled plug leaves (the older games checkpointed into the main file, the newer ones only in the WAL).
 `flips(corpus)` picks the single-bit flips with a fixed seed, and `damaged(corpus, flip, folder)` makes
 one flipped copy.
+
+`build_closed(folder)` is the other kind of file (issue 22): four games in a file closed cleanly (no WAL),
+with the backups the store made beside it. Its first page holds the schema, SQLite's text of every table;
+`page_one_flips` aims there, and `NAMED` are the flips issue 22 found broken (a traceback, or every move
+refused as weather).
 """
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 from collections.abc import Callable
@@ -65,6 +71,7 @@ class Corpus:
     folder: Path
     db: bytes
     wal: bytes
+    backups: tuple[tuple[str, bytes], ...] = ()  # (name, bytes) of each backup beside it, oldest first
 
     @property
     def frames(self) -> int:
@@ -173,10 +180,68 @@ def flips(corpus: Corpus, *, seed: int = SEED) -> list[Flip]:
     ]
 
 
+# The closed four-game file: three finished games and one left unfinished (its next line is legal).
+CLOSED = (
+    Play("quintet-two-players"),
+    Play("quin-key-light-captured"),
+    Play("quinque-row-win"),
+    Play("quintet-three-tie", cut=0.25),
+)
+NAMED = (
+    Flip(DB, 3779, 7, "schema text: UnicodeDecodeError from PRAGMA journal_mode=WAL"),
+    Flip(DB, 3086, 7, "wins_tally column name: every move refused as weather"),
+    Flip(DB, 3089, 1, "wins_tally column name: every move refused as weather"),
+    Flip(DB, 3285, 2, "dice_tally column name: every move refused as weather"),
+)
+"""Issue 22's flips of the four-game file: a traceback from `check` and `play --resume`, and a file `check`
+called healthy while every move was refused as weather."""
+
+
+def build_closed(folder: Path) -> Corpus:
+    """Four games played and the store closed (checkpointed: no WAL), with its backups; in `folder`/closed."""
+    live = folder / "play-closed" / DB
+    clock = TickingClock()
+    with Store.open(live, clock=clock) as store:
+        for plan in CLOSED:
+            play(store, plan, clock)
+    assert not live.with_name(WAL).exists()
+    copies = tuple((p.name, p.read_bytes()) for p in sorted((live.parent / "backups").glob("*.db")))
+    out = folder / "closed"
+    out.mkdir()
+    shutil.copyfile(live, out / DB)
+    return Corpus(out, (out / DB).read_bytes(), b"", copies)
+
+
+def page_one_flips(corpus: Corpus, count: int, *, seed: int = SEED) -> list[Flip]:
+    """`count` single-bit flips in the first page (the header and the schema), the `NAMED` ones among them."""
+    rng = random.Random(seed)
+    chosen = {(f.offset, f.bit) for f in NAMED}
+    while len(chosen) < count:
+        chosen.add((rng.randrange(PAGE), rng.randrange(8)))
+    return [Flip(DB, offset, bit, "db header" if offset < 100 else "page 1") for offset, bit in sorted(chosen)]
+
+
+def rest_flips(corpus: Corpus, count: int, *, seed: int = SEED) -> list[Flip]:
+    """`count` single-bit flips past the first page of the main file."""
+    rng = random.Random(seed + 1)
+    chosen: set[tuple[int, int]] = set()
+    while len(chosen) < count:
+        chosen.add((rng.randrange(PAGE, len(corpus.db)), rng.randrange(8)))
+    return [Flip(DB, offset, bit, _where_db(offset)) for offset, bit in sorted(chosen)]
+
+
 def damaged(corpus: Corpus, flip: Flip | None, folder: Path) -> Path:
-    """A copy of the corpus pair in `folder` with one bit flipped (none: pristine); the path of its games file."""
+    """A copy of the corpus (and its backups) in `folder` with one bit flipped (none: pristine); the path of its
+    games file."""
     folder.mkdir(parents=True, exist_ok=True)
+    if corpus.backups:
+        (folder / "backups").mkdir(exist_ok=True)
+        for n, (name, data) in enumerate(corpus.backups):
+            (folder / "backups" / name).write_bytes(data)
+            os.utime(folder / "backups" / name, (1_750_000_000 + n, 1_750_000_000 + n))  # oldest first, as made
     for name, data in ((DB, corpus.db), (WAL, corpus.wal)):
+        if not data:
+            continue  # a closed file has no WAL
         if flip is not None and name == flip.file:
             flipped = bytearray(data)
             flipped[flip.offset] ^= 1 << flip.bit
