@@ -38,6 +38,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -534,7 +535,7 @@ class DisplayHub:
                 return
         if player is not None:
             for listener in list(self._key_listeners):
-                self._call_soon(lambda listener=listener: listener(player, key))
+                self._call_soon(partial(listener, player, key))
 
     def _lost(self, link: DisplayLink, error: BaseException | None) -> None:
         with self._lock:
