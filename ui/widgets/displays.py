@@ -144,6 +144,7 @@ class PairingPopup(FittedPopup):
     code = StringProperty("")
     question = StringProperty("")
     pinned = StringProperty("")  # "top", "bottom", or "" (centred: nothing to avoid)
+    top: float  # Kivy's Widget.top, set below: declared for mypy, which cannot see through the untyped base
 
     def __init__(
         self,
