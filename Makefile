@@ -27,12 +27,12 @@ run: system-deps $(STAMP)
 
 test: system-deps test-deps $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict companion
+	$(BIN)/mypy --strict companion ui hardware
 	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict companion
+	$(BIN)/mypy --strict companion ui hardware
 
 bench: system-deps test-deps $(STAMP)
 	$(BIN)/python -m bench

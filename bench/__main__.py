@@ -19,22 +19,12 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from bench.report import line  # also imported from here by older benchmarks
 from companion.session import Session
 from companion.store import Store
 from tests.support import xvfb_display
 
 HERE = Path(__file__).parent
-
-
-def line(label: str, value: str, baseline: str = "", ratio: float | None = None, goal: str = "") -> str:
-    text = f"{label:<46} {value:>14}"
-    if baseline:
-        text += f"   baseline {baseline:>12}"
-    if ratio is not None:
-        text += f"   ratio {ratio:5.2f}"
-    if goal:
-        text += f"   (goal {goal})"
-    return text
 
 
 # -- start-up and memory ----------------------------------------------------------

@@ -25,7 +25,8 @@ import gpiozero.pins.mock as gpiozero_mock
 from gpiozero import Button
 from gpiozero.pins.mock import MockFactory
 
-from hardware.race_buttons import RaceButtons, RaceController
+from hardware.race_buttons import RaceButtons
+from hardware.race_control import RaceController
 from tests.support import ManualClock
 
 RACES = 10_000

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.__main__ import line
+from bench.report import line
 from bench.tally import GAME as TALLY
 from bench.tally import Roll
 from companion.dice import RandomDice

@@ -1,8 +1,8 @@
 """The ``companion`` command: the composition root.
 
-This is the one place that wires the core, the hardware and the UI together,
-which is why it lives in the top layer. Each command imports only what it
-needs: ``companion play`` never loads Kivy, ``companion run`` loads it last.
+This is the one place that wires the core, the hardware (through
+`ui.wiring.start_hardware`) and the UI together, which is why it lives in the top
+layer. Each command imports only what it needs: ``companion play`` never loads Kivy, ``companion run`` loads it last.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from companion.games import names
 from companion.session import Session
 from companion.store import Store, StoreRefused
 from companion.store import check as check_store
+from ui.wiring import start_hardware  # the one place the hardware is wired (Kivy not loaded)
 
 EXIT_BAD_INPUT = 2
 """Bad arguments, an unreadable actions file, or a games file that is not ours or is in use."""
@@ -658,42 +659,6 @@ def _unforeseen(error: Exception, what: str, instead: str) -> str:
     logging.getLogger(__name__).exception("%s could not be opened", what)
     why = error.strerror if isinstance(error, OSError) and error.strerror else type(error).__name__
     return f"{what} could not be opened ({why}); {instead}."
-
-
-def start_hardware(table: Any) -> list[str]:
-    """Open the pins (lgpio on a Pi, mock elsewhere) once the first screen is up.
-
-    Done after the first frame so that the table sees the app at once; the
-    notices it returns (simulated hardware, a busy chip) appear on the home screen.
-    """
-    from hardware import pins
-    from hardware.display.hub import DisplayHub
-    from hardware.race_buttons import RaceButtons
-
-    choice = pins.choose(table.config.mode)
-    table.pin_factory = choice.factory
-    table.simulated = choice.simulated
-    notices = [choice.reason] if choice.simulated else []
-    try:
-        table.race = RaceButtons(table.config.race, pin_factory=choice.factory)
-    except Exception as error:  # a pin already in use, a missing chip: the table can still choose by hand
-        notices.append(f"The race buttons could not be opened ({error}).")
-    ports = list(table.config.displays.ports)
-    if choice.simulated:  # emulated displays (`companion display-emulator`) name their ports here
-        ports.append(str(paths.emulated_displays_dir() / "*"))
-    table.displays = DisplayHub(
-        paths.pairings_path(),
-        call_soon=table.dispatch,
-        ports=ports,
-        baudrate=table.config.displays.baud,
-        scan_interval=1.0,  # a display plugged in is found within a second; the idle appliance looks less often
-    ).start()
-    if table.displays.pairings.problem:
-        notices.append(table.displays.pairings.problem)
-    from ui.phone_switch import start_phones
-
-    notices.extend(start_phones(table))  # if Settings or the config file turned them on
-    return notices
 
 
 def _size(text: str) -> tuple[int, int]:

@@ -12,12 +12,17 @@ sentence; the app goes on without phones.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kivy.clock import Clock
 
 from companion.choices import PhonesChoice, TableChoices
+from companion.config import Config
+from companion.dispatch import Dispatcher
 from companion.session import Session
+
+if TYPE_CHECKING:
+    from ui.phones import PhoneTable
 
 log = logging.getLogger(__name__)
 
@@ -25,10 +30,23 @@ RETRY_SECONDS = 5.0
 """How often a chosen network without an address is looked at again (only while waiting for it)."""
 
 
+class PhonesTable(Protocol):
+    """What the phones need of the table (`ui.table.Table`, which keeps its switch: named here, not imported)."""
+
+    choices: TableChoices | None
+    phones: PhoneTable | None
+    phone_switch: PhoneSwitch | None
+
+    @property
+    def config(self) -> Config: ...
+    @property
+    def dispatch(self) -> Dispatcher: ...
+
+
 class PhoneSwitch:
     """The phones of one `Table`: what is wanted, and the server when it runs (``table.phones``)."""
 
-    def __init__(self, table: Any) -> None:
+    def __init__(self, table: PhonesTable) -> None:
         self.table = table
         self.note = ""  # why the phones are not on as wanted ("" when they are, or are off)
         self.url: str | None = None  # where the server answers while it runs ("http://192.168.1.20:8470")
@@ -131,7 +149,7 @@ class PhoneSwitch:
             self.follow(session)
 
 
-def switch_of(table: Any) -> PhoneSwitch:
+def switch_of(table: PhonesTable) -> PhoneSwitch:
     """The table's phone switch (made on first use: a table built by a test has none yet)."""
     if table.phone_switch is None:
         table.phone_switch = PhoneSwitch(table)
@@ -139,7 +157,7 @@ def switch_of(table: Any) -> PhoneSwitch:
     return switch
 
 
-def start_phones(table: Any) -> list[str]:
+def start_phones(table: PhonesTable) -> list[str]:
     """Phones on at start, if Settings or the config file want them; a notice if they cannot start."""
     return switch_of(table).start()
 
@@ -150,5 +168,6 @@ def _tell_the_table(sentence: str) -> None:
 
     app = App.get_running_app()
     screen = getattr(getattr(app, "screens", None), "current_screen", None)
-    if hasattr(screen, "say"):
-        screen.say(sentence, error=True)
+    say = getattr(screen, "say", None)
+    if say is not None:
+        say(sentence, error=True)

@@ -2,7 +2,8 @@
 
 This is the composition root's product: the store, the config, the dice,
 the pin factory and the dispatcher that brings other threads' news to the UI
-thread. Screens receive it; nothing reaches for globals.
+thread. Screens receive it; nothing reaches for globals. The hardware on it
+(pins, race buttons, displays, phones) is put there by `ui.wiring` alone.
 """
 
 from __future__ import annotations
@@ -11,13 +12,21 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from companion.choices import TableChoices
 from companion.config import Config
 from companion.dice import Dice, RandomDice
 from companion.dispatch import Dispatcher, immediate
 from companion.store import Store, StoreInUse, StoreRefused
+
+if TYPE_CHECKING:  # the devices' modules load gpiozero, pyserial and Kivy: a Table is made before any of them
+    from gpiozero import Factory
+
+    from hardware.display.hub import DisplayHub
+    from hardware.race_buttons import RaceButtons
+    from ui.phone_switch import PhoneSwitch
+    from ui.phones import PhoneTable
 
 
 @dataclass
@@ -28,13 +37,13 @@ class Table:
     dispatch: Dispatcher = immediate
     clock: Callable[[], float] = time.time
     notices: list[str] = field(default_factory=list)
-    pin_factory: Any = None  # a gpiozero Factory (mock or lgpio), made by hardware.pins
+    pin_factory: Factory | None = None  # mock or lgpio, chosen by `hardware.pins` when the hardware is wired
     simulated: bool = True
-    race: Any = None  # hardware race buttons, once wired
-    displays: Any = None  # the player-display hub, once wired
-    phones: Any = None  # the phones' side of the table (`ui.phones.PhoneTable`) while the phones are on
+    race: RaceButtons | None = None  # once wired (None: not yet, or the pins could not be opened)
+    displays: DisplayHub | None = None  # the player displays, once wired
+    phones: PhoneTable | None = None  # the phones' side of the table while the phones are on
     choices: TableChoices | None = None  # what Settings chose, kept across restarts (None: the config's alone)
-    phone_switch: Any = None  # turns the phones on and off (`ui.phone_switch.PhoneSwitch`), made on first use
+    phone_switch: PhoneSwitch | None = None  # turns the phones on and off, made on first use
 
 
 def open_store(path: Path) -> tuple[Store, list[str]]:

@@ -9,7 +9,10 @@ HELLO, its device identity (never its port) decides what it gets:
 - any other display gets a pairing code (and the shared screen asks whose
   display shows it), or a neutral screen: never anything secret.
 
-Pairings live in a small JSON file. The hub observes the session, so every
+Pairings live in a small JSON file (`hardware.display.pairings`); which
+player a display may show, once it has proved it holds its pairing's key,
+is the handshake's to say (`hardware.display.handshake`): this module draws,
+and reports. The hub observes the session, so every
 change reaches every display at once, and a display that comes back (on any
 port) is sent its view as soon as it says HELLO. Unplugging one blocks
 nothing: `status()` tells the shared screen, and the game goes on.
@@ -27,27 +30,27 @@ changed only there.
 
 from __future__ import annotations
 
-import hmac
-import json
 import logging
 import os
 import random
-import secrets
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from pathlib import Path
+from functools import partial
 from typing import Any, Protocol
 
-from companion import app_files
 from companion.dispatch import Dispatcher, immediate
 from companion.game import Refusal, View
 from companion.log_text import Tally, shown
 from companion.small_display import DOWN, MENU_KEYS, UP, GameDisplay, Menu, Page, neutral, pages_for
 from hardware.display import protocol
+from hardware.display.handshake import Connection, Handshake
 from hardware.display.link import BAUDRATE, DisplayLink, Hello, PortScanner
+from hardware.display.pairings import Pairing, Pairings
+
+__all__ = ["DisplayHub", "DisplayState", "DisplayStatus", "Pairing", "Pairings", "TableSession", "checking"]
 
 log = logging.getLogger(__name__)
 PORT_LIMIT = 240  # characters of a port's name in a log line: a /dev/serial/by-id name carries the device's words
@@ -111,123 +114,15 @@ class DisplayStatus:
         return f"A display claims to be {self.claims}'s but could not prove it"
 
 
-@dataclass(frozen=True)
-class Pairing:
-    """One paired display: its player, and the key it proved it holds (None: paired before keys, pair again)."""
-
-    player: str
-    key: bytes | None
-
-
-class Pairings:
-    """Device identity → player and pairing key, kept in a JSON file (0600) whose path is given.
-
-    Version 1 files (identity → player, no keys) are read as pairings without
-    a key: such a display cannot prove itself and must be paired again.
-
-    A file that is not ours (a folder, a pipe, bytes that are not our JSON) is
-    left as it is: the pairings made this run last until the app stops, and
-    `problem` says so. A file of ours with a damaged entry starts with none and
-    is written again at the next pairing.
-    """
-
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
-        self._pairings: dict[str, Pairing] = {}
-        self.problem: str | None = None
-        """Why the pairings are not read or not kept (one sentence), or None."""
-        self._writable = True
-        self._load()
-
-    def _load(self) -> None:
-        try:
-            data = json.loads(app_files.read_text(self.path))
-            if not isinstance(data, dict) or not isinstance(data.get("displays"), dict):
-                raise TypeError("not a pairings file")
-        except FileNotFoundError:
-            return
-        except (OSError, ValueError, RecursionError, TypeError) as error:  # UnicodeDecodeError is a ValueError
-            self._writable = False
-            why = error.strerror if isinstance(error, OSError) and error.strerror else "not the companion's pairings"
-            self.problem = (
-                f"The display pairings file {self.path} cannot be read ({why}); it is left as it is, "
-                "and displays paired now stay paired until the app stops."
-            )
-            log.warning("%s", self.problem)
-            return
-        try:
-            self._pairings = {str(identity): _pairing(entry) for identity, entry in data["displays"].items()}
-        except (ValueError, TypeError) as error:
-            log.warning("display pairings in %s are damaged (%s); starting with none", self.path, error)
-            self.problem = "The display pairings were damaged: each player display is paired again."
-
-    def get(self, identity: str) -> Pairing | None:
-        return self._pairings.get(identity)
-
-    def player_of(self, identity: str) -> str | None:
-        pairing = self._pairings.get(identity)
-        return pairing.player if pairing else None
-
-    def identity_of(self, player: str) -> str | None:
-        return next((i for i, p in self._pairings.items() if p.player == player), None)
-
-    def bind(self, identity: str, player: str, key: bytes | None) -> list[str]:
-        """Pair `identity` with `player` under `key` (a player has one display); returns the identities unbound."""
-        dropped = [i for i, p in self._pairings.items() if p.player == player and i != identity]
-        for old in dropped:
-            del self._pairings[old]
-        self._pairings[identity] = Pairing(player, key)
-        self._save()
-        return dropped
-
-    def unbind(self, identity: str) -> None:
-        if self._pairings.pop(identity, None) is not None:
-            self._save()
-
-    def as_dict(self) -> dict[str, str]:
-        """Identity → player (no keys)."""
-        return {identity: pairing.player for identity, pairing in self._pairings.items()}
-
-    def _save(self) -> None:
-        if not self._writable:
-            return  # never over a file that is not ours
-        # Whole or not at all (a pulled plug leaves one or the other), 0600: the keys are for this user's eyes only.
-        displays = {
-            identity: {"player": p.player, **({"key": p.key.hex()} if p.key is not None else {})}
-            for identity, p in self._pairings.items()
-        }
-        text = json.dumps({"version": 2, "displays": displays}, indent=2, sort_keys=True)
-        try:
-            app_files.replace_whole(self.path, text)
-        except OSError as error:  # a full or read-only card: the pairing holds until the app stops
-            log.warning("display pairings could not be saved in %s (%s); kept until the app stops", self.path, error)
-
-
-def _pairing(entry: object) -> Pairing:
-    if isinstance(entry, str):  # version 1: a player's name, no key
-        return Pairing(entry, None)
-    if not isinstance(entry, dict) or not isinstance(entry.get("player"), str):
-        raise TypeError("a pairing is not an object with a player")
-    key = entry.get("key")
-    if key is not None and not (isinstance(key, str) and len(key) == 2 * protocol.KEY_SIZE):
-        raise ValueError(f"the key of {entry['player']}'s display is not {protocol.KEY_SIZE} bytes in hex")
-    return Pairing(entry["player"], bytes.fromhex(key) if key is not None else None)
-
-
 @dataclass(eq=False)
-class _Display:
-    link: DisplayLink
-    hello: Hello
-    code: str | None = None
+class _Display(Connection):
+    """A connection (what the handshake knows of it) and what the hub drew on it."""
+
     page: int = 0
     last_frame: bytes | None = None
     pages: int = 1
     shown_for: str | None = None  # the player whose view it shows, if any
     in_menu: bool = False  # it shows its player's menu: the menu keys go to the menu
-    proven_key: bytes | None = None  # the pairing key it proved it holds on this connection
-    nonce: bytes | None = None  # the challenge it has not answered yet
-    challenged_at: float = 0.0
-    claims: str | None = None  # the player whose display it said it was, without proving it
     hellos_unlogged: int = 0  # HELLOs since the last one logged (a flood is one log line per burst)
     hello_logged_at: float = 0.0
 
@@ -246,8 +141,8 @@ class DisplayHub:
         rng: random.Random | None = None,
     ) -> None:
         self.pairings = Pairings(pairings_path)
+        self._handshake = Handshake(self.pairings, rng or random.SystemRandom())
         self._call_soon = call_soon
-        self._rng = rng or random.SystemRandom()
         self._lock = threading.RLock()
         self._displays: dict[int, _Display] = {}  # by id(link)
         self._session: TableSession | None = None
@@ -336,14 +231,9 @@ class DisplayHub:
             if target is None:
                 return False
             # A new random key for this pairing: from now on the display must prove it holds it.
-            key = secrets.token_bytes(protocol.KEY_SIZE)
-            dropped = self.pairings.bind(target.hello.identity, player, key)
+            dropped = self._handshake.pair(target, player)
             log.info("display %s paired with %s", shown(target.hello.identity), player)
-            target.code = None
-            target.claims = None
             target.page = 0
-            target.link.send(protocol.encode_frame(protocol.BIND, key))
-            self._challenge(target)
             for display in self._displays.values():
                 if display is target or display.hello.identity in dropped:
                     self._refresh(display)
@@ -367,7 +257,9 @@ class DisplayHub:
     def status(self) -> list[DisplayStatus]:
         """Each player's display (connected, unplugged or unpaired), then unpaired displays."""
         with self._lock:
-            live = {d.hello.identity: d for d in self._displays.values() if d.link.is_open and self._proven(d)}
+            live = {
+                d.hello.identity: d for d in self._displays.values() if d.link.is_open and self._handshake.proven(d)
+            }
             players = _names(self._session) or tuple(sorted(set(self.pairings.as_dict().values())))
             out = []
             for player in players:
@@ -440,13 +332,13 @@ class DisplayHub:
             if display is None or fresh:
                 display = _Display(link, hello, hello_logged_at=now)
                 self._displays[id(link)] = display
-                self._challenge(display)
+                self._handshake.challenge(display)
                 self._refresh(display)
             else:
                 # The same device again: it may have restarted, even in the middle of a frame, so it gets the
                 # whole current screen; a flood of HELLOs costs a resend each, one log line a burst, no UI work.
                 if display.nonce is not None and now - display.challenged_at >= CHALLENGE_AGAIN_AFTER:
-                    self._challenge(display)  # it may have restarted before answering
+                    self._handshake.challenge(display)  # it may have restarted before answering
                 if display.last_frame is not None:
                     display.link.show(display.last_frame)
                 display.hellos_unlogged += 1
@@ -465,38 +357,18 @@ class DisplayHub:
         self._said.note(f"HELLOs with new identities on {port}", said, port)
         self._notify()
 
-    def _challenge(self, display: _Display) -> None:
-        """Ask a display that says it is a paired one to prove it holds the pairing's key. Lock held."""
-        display.proven_key = None
-        pairing = self.pairings.get(display.hello.identity)
-        if pairing is None:
-            return  # nobody's: it gets a pairing code
-        if pairing.key is None:
-            display.claims = pairing.player  # paired before keys existed: it cannot prove anything
-            return
-        display.nonce = secrets.token_bytes(protocol.NONCE_SIZE)
-        display.challenged_at = time.monotonic()
-        display.link.send(protocol.encode_frame(protocol.CHALLENGE, display.nonce))
-
     def _proof(self, link: DisplayLink, answer: bytes) -> None:
         with self._lock:
             display = self._displays.get(id(link))
-            if display is None or display.nonce is None:
-                return  # not asked, or asked again since: only the answer to the latest challenge counts
-            nonce, display.nonce = display.nonce, None
-            identity = display.hello.identity
-            pairing = self.pairings.get(identity)
+            if display is None:
+                return
+            pairing = self._handshake.answer(display, answer)
             if pairing is None:
-                return  # unpaired while the answer was on its way
-            if pairing.key is not None and hmac.compare_digest(answer, protocol.prove(pairing.key, nonce)):
-                display.proven_key = pairing.key
-                display.claims = None
-                log.info(
-                    "display %s on %s proved it is %s's", shown(identity), shown(link.port, PORT_LIMIT), pairing.player
-                )
+                return  # not asked, asked again since, or unpaired while the answer was on its way
+            identity, port = display.hello.identity, shown(link.port, PORT_LIMIT)
+            if display.claims is None:
+                log.info("display %s on %s proved it is %s's", shown(identity), port, pairing.player)
             else:
-                display.claims = pairing.player
-                port = shown(link.port, PORT_LIMIT)
                 self._said.note(
                     f"failed proofs on {port}",
                     f"display {shown(identity)} on {port} claims to be {pairing.player}'s but could not prove it",
@@ -505,17 +377,6 @@ class DisplayHub:
                 )
             self._refresh(display)
         self._notify()
-
-    def _proven(self, display: _Display) -> bool:
-        """True if `display` proved it holds the key of its identity's pairing as it is now."""
-        pairing = self.pairings.get(display.hello.identity)
-        key = display.proven_key
-        return (
-            key is not None
-            and pairing is not None
-            and pairing.key is not None
-            and hmac.compare_digest(key, pairing.key)
-        )
 
     def _key(self, link: DisplayLink, key: str) -> None:
         with self._lock:
@@ -534,7 +395,7 @@ class DisplayHub:
                 return
         if player is not None:
             for listener in list(self._key_listeners):
-                self._call_soon(lambda listener=listener: listener(player, key))
+                self._call_soon(partial(listener, player, key))
 
     def _lost(self, link: DisplayLink, error: BaseException | None) -> None:
         with self._lock:
@@ -610,7 +471,7 @@ class DisplayHub:
     def _frame_for(self, display: _Display) -> bytes:
         hello = display.hello
         display.in_menu = False
-        player = self.pairings.player_of(hello.identity) if self._proven(display) else None
+        player = self._handshake.player_of(display)
         session = self._session
         if player is None and display.nonce is not None:
             # It says it is a paired display and has not answered yet: nothing private, no code either.
@@ -635,7 +496,7 @@ class DisplayHub:
         display.shown_for = None
         display.page = 0
         if display.code is None:
-            display.code = self._new_code()
+            display.code = self._handshake.new_code({d.code for d in self._displays.values()})
         return protocol.encode_frame(protocol.PAIR_CODE, protocol.pack_text(display.code))
 
     def _screens(self, session: TableSession, player: str, cols: int, rows: int) -> tuple[list[Page], bool]:
@@ -646,13 +507,6 @@ class DisplayHub:
         if menu is None:
             return pages_for(view, cols, rows, shows), False
         return [menu.lines(view, cols, rows)], True
-
-    def _new_code(self) -> str:
-        taken = {d.code for d in self._displays.values()}
-        while True:
-            code = "".join(str(self._rng.randint(1, 9)) for _ in range(3))
-            if code not in taken:
-                return code
 
 
 def checking(cols: int, rows: int) -> Page:

@@ -151,6 +151,8 @@ class FrameProtocol(serial.threaded.Protocol):
 class _Reader(serial.threaded.ReaderThread):
     """pyserial's reader, made sure to report its end even if the port fails oddly."""
 
+    protocol: FrameProtocol | None  # pyserial's own attribute (untyped there): the running protocol
+
     def run(self) -> None:
         try:
             super().run()
@@ -278,6 +280,7 @@ class DisplayLink:
                     self._lock.wait()
                 if self._closed:
                     return
+                frame: bytes | None
                 if self._queue:
                     frame, is_screen = self._queue.popleft(), False
                 else:

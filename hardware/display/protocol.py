@@ -2,7 +2,9 @@
 
 This one module is shared by the host (CPython, `hardware.display.link`) and
 the device firmware (MicroPython, `firmware/main.py`), so it imports nothing,
-uses no dataclasses and computes its own CRC and COBS.
+uses no dataclasses and computes its own CRC and COBS. Its type hints name only
+built-in types: MicroPython parses a function's annotations and ignores them;
+variables are typed by ``# type:`` comments (no variable annotations on the device).
 
 On the wire every frame is ``COBS(body) + b"\\x00"``; the zero byte only ever
 appears as the delimiter. The body is::
@@ -71,7 +73,9 @@ class FrameError(Exception):
     so that a side can answer an older peer in its own version.
     """
 
-    def __init__(self, kind, detail="", version=None, type=None, payload=b""):
+    def __init__(
+        self, kind: str, detail: str = "", version: int | None = None, type: int | None = None, payload: bytes = b""
+    ) -> None:
         super().__init__(kind + (": " + detail if detail else ""))
         self.kind = kind
         self.version = version
@@ -79,7 +83,7 @@ class FrameError(Exception):
         self.payload = payload
 
 
-def _crc_table():
+def _crc_table() -> list[int]:
     table = []
     for byte in range(256):
         crc = byte << 8
@@ -92,7 +96,7 @@ def _crc_table():
 _CRC_TABLE = _crc_table()  # 256 entries: a few times faster than bit by bit, small enough for a Pico
 
 
-def crc16(data, crc=0xFFFF):
+def crc16(data: bytes, crc: int = 0xFFFF) -> int:
     """CRC-16/CCITT-FALSE of `data`, continuing from `crc`."""
     table = _CRC_TABLE
     for byte in data:
@@ -100,7 +104,7 @@ def crc16(data, crc=0xFFFF):
     return crc
 
 
-def cobs_encode(data):
+def cobs_encode(data: bytes) -> bytes:
     """Consistent Overhead Byte Stuffing: `data` without any zero byte (delimiter not added)."""
     out = bytearray(b"\x00")
     code_at = 0
@@ -124,7 +128,7 @@ def cobs_encode(data):
     return bytes(out)
 
 
-def cobs_decode(data):
+def cobs_decode(data: bytes) -> bytes:
     """The bytes `cobs_encode` made `data` from; FrameError(GARBAGE) if it is not COBS."""
     out = bytearray()
     i = 0
@@ -143,7 +147,7 @@ def cobs_decode(data):
     return bytes(out)
 
 
-def encode_frame(kind, payload=b"", version=VERSION):
+def encode_frame(kind: int, payload: bytes = b"", version: int = VERSION) -> bytes:
     """One frame ready for the wire, delimiter included."""
     if len(payload) > MAX_PAYLOAD:
         raise ValueError(f"payload of {len(payload)} bytes is over {MAX_PAYLOAD}")
@@ -152,7 +156,7 @@ def encode_frame(kind, payload=b"", version=VERSION):
     return cobs_encode(body + bytes((crc >> 8, crc & 0xFF))) + b"\x00"
 
 
-def decode_frame(frame, known=None):
+def decode_frame(frame: bytes, known: tuple[int, ...] | frozenset[int] | None = None) -> tuple[int, bytes]:
     """``(type, payload)`` from one frame without its delimiter; FrameError otherwise.
 
     `known` is the collection of types this side accepts (all types when None).
@@ -182,17 +186,17 @@ class FrameSplitter:
     stream of garbage never makes the buffer grow.
     """
 
-    def __init__(self, limit=MAX_ENCODED):
+    def __init__(self, limit: int = MAX_ENCODED) -> None:
         self.limit = limit
         self.buffer = bytearray()
         self.skipping = False
         self.oversize = 0
 
-    def feed(self, data):
+    def feed(self, data: bytes) -> list[bytes]:
         """The complete frames (without delimiters) that `data` finishes; empty frames are left out."""
         if not isinstance(data, bytes):
             data = bytes(data)
-        frames = []
+        frames = []  # type: list[bytes]
         start = 0
         n = len(data)
         while start < n:
@@ -217,21 +221,21 @@ class FrameSplitter:
 # -- payloads -----------------------------------------------------------------
 
 
-def _text(data):
+def _text(data: bytes) -> str:
     try:
         return bytes(data).decode("utf-8")
     except UnicodeError:
         raise FrameError(MALFORMED, "text is not UTF-8") from None
 
 
-def _short(text):
+def _short(text: str) -> bytes:
     raw = text.encode("utf-8")
     if len(raw) > 255:
         raise ValueError(f"'{text}' is longer than 255 bytes")
     return bytes((len(raw),)) + raw
 
 
-def _take_short(payload, at):
+def _take_short(payload: bytes, at: int) -> tuple[str, int]:
     if at >= len(payload):
         raise FrameError(MALFORMED, "payload ends early")
     size = payload[at]
@@ -241,7 +245,7 @@ def _take_short(payload, at):
     return _text(payload[at + 1 : end]), end
 
 
-def pack_hello(identity, cols, rows, keys):
+def pack_hello(identity: str, cols: int, rows: int, keys: list[str] | tuple[str, ...]) -> bytes:
     """HELLO payload: who the device is, its screen size and its keys' names."""
     out = bytearray((cols & 0xFF, rows & 0xFF))
     out.extend(_short(identity))
@@ -251,7 +255,7 @@ def pack_hello(identity, cols, rows, keys):
     return bytes(out)
 
 
-def unpack_hello(payload):
+def unpack_hello(payload: bytes) -> tuple[str, int, int, list[str]]:
     """``(identity, cols, rows, keys)`` from a HELLO payload."""
     if len(payload) < 4:
         raise FrameError(MALFORMED, "HELLO too short")
@@ -262,7 +266,7 @@ def unpack_hello(payload):
         raise FrameError(MALFORMED, "HELLO has no key count")
     count = payload[at]
     at += 1
-    keys = []
+    keys = []  # type: list[str]
     for _ in range(count):
         key, at = _take_short(payload, at)
         keys.append(key)
@@ -271,21 +275,21 @@ def unpack_hello(payload):
     return identity, cols, rows, keys
 
 
-def pack_screen(lines):
+def pack_screen(lines: list[str]) -> bytes:
     """SCREEN payload: the rows of the whole screen."""
     return "\n".join(lines).encode("utf-8")
 
 
-def unpack_screen(payload):
+def unpack_screen(payload: bytes) -> list[str]:
     return _text(payload).split("\n")
 
 
-def pack_region(key, row, col, width, text):
+def pack_region(key: str, row: int, col: int, width: int, text: str) -> bytes:
     """REGION payload: `text` drawn at (row, col) in `width` cells, kept under `key`."""
     return _short(key) + bytes((row & 0xFF, col & 0xFF, width & 0xFF)) + text.encode("utf-8")
 
 
-def unpack_region(payload):
+def unpack_region(payload: bytes) -> tuple[str, int, int, int, str]:
     """``(key, row, col, width, text)`` from a REGION payload."""
     key, at = _take_short(payload, 0)
     if at + 3 > len(payload):
@@ -293,16 +297,16 @@ def unpack_region(payload):
     return key, payload[at], payload[at + 1], payload[at + 2], _text(payload[at + 3 :])
 
 
-def pack_text(text):
+def pack_text(text: str) -> bytes:
     """KEY and PAIR_CODE payloads: a short text."""
     return text.encode("utf-8")
 
 
-def unpack_text(payload):
+def unpack_text(payload: bytes) -> str:
     return _text(payload)
 
 
-def pack_update(lines):
+def pack_update(lines: list[str]) -> bytes:
     """The SCREEN payload telling a display of an older version to update (same format in every version)."""
     return pack_screen(lines)
 
@@ -312,7 +316,7 @@ def pack_update(lines):
 _BLOCK = 64  # SHA-256's block size
 
 
-def hmac_sha256(key, message):
+def hmac_sha256(key: bytes, message: bytes) -> bytes:
     """HMAC-SHA256 from its definition (RFC 2104): MicroPython has hashlib.sha256 but no hmac module."""
     import hashlib
 
@@ -327,6 +331,6 @@ def hmac_sha256(key, message):
     return outer.digest()
 
 
-def prove(key, nonce):
+def prove(key: bytes, nonce: bytes) -> bytes:
     """The PROOF payload for a CHALLENGE's `nonce`: HMAC-SHA256 under the pairing key."""
     return hmac_sha256(key, b"companion display proof" + bytes(nonce))

@@ -25,7 +25,8 @@ from companion.game import Options
 from companion.race import Phase, choose_first, first_choice
 from companion.session import Session
 from companion.store import Store
-from hardware.race_buttons import EdgeFilter, RaceButton, RaceButtons, RaceController, RaceSnapshot
+from hardware.race_buttons import EdgeFilter, RaceButton, RaceButtons
+from hardware.race_control import RaceController, RaceSnapshot
 from tests.support import ManualClock, QueuedDispatcher
 
 PINS = {"buttons": [17, 27], "leds": [22, 23], "buzzer": 24}

@@ -245,7 +245,8 @@ class GameScreen(Screen):
             self._ticker = Clock.schedule_once(lambda _dt: self._tick(), next_tick(elapsed))
 
     def open_menu(self) -> GameMenu | None:
-        return self.open_once("menu", lambda: GameMenu(screen=self))
+        menu: GameMenu | None = self.open_once("menu", lambda: GameMenu(screen=self))
+        return menu
 
     def open_once(self, kind: str, make: Callable[[], ModalView | None]) -> Any:
         """Open the popup `make` gives, unless one of the same `kind` is open (issue 21: "Popups that stack").

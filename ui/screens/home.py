@@ -26,8 +26,9 @@ from kivy.utils import escape_markup
 from companion.game import Options, Player, Refusal, SetupError
 from companion.names import name_problem, normal_name
 from ui.kv import beside, load_kv
+from ui.presenters import Variant
 from ui.presenters import home as presenter
-from ui.presenters.home import Bar, GameEntry, PastGame, PastPage, UnfinishedEntry, Variant, WinsRow
+from ui.presenters.home import Bar, GameEntry, PastGame, PastPage, UnfinishedEntry, WinsRow
 from ui.theme import SEAT_COLOURS
 
 if TYPE_CHECKING:
@@ -648,7 +649,8 @@ class PastGamesPopup(Popup):
         self.text = "\n".join(entry.line for entry in entries)
 
     def open_game(self, game_id: int) -> object | None:
-        return self.home.open_past_game(game_id)
+        opened: object | None = self.home.open_past_game(game_id)
+        return opened
 
     def take_back(self, row: PastGameRow) -> None:
         """Take back: the game is unfinished again (the row stays, and says Resume); Resume: play it now."""

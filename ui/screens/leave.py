@@ -12,7 +12,7 @@ Open it from a game screen with `open_leave(game_screen)`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.button import Button
@@ -23,10 +23,23 @@ from ui.presenters import leave as presenter
 from ui.widgets.fitted_popup import FittedPopup
 
 if TYPE_CHECKING:
+    from kivy.uix.modalview import ModalView
+
     from ui.presenters.leave import Leaver
-    from ui.screens.base import GameScreen
 
 KV = beside(__file__)
+
+
+class LeaveHost(Protocol):
+    """What these popups need of the game screen they are over (`ui.screens.base.GameScreen`).
+
+    Named here rather than imported: the game screen opens these popups, so its module imports this one.
+    """
+
+    def leavers(self) -> tuple[Leaver, ...]: ...
+    def leave(self, leaver: Leaver) -> bool: ...
+    def hold(self, kind: str, view: ModalView) -> None: ...
+    def say(self, text: str, *, error: bool = False) -> None: ...
 
 
 class LeaverButton(Button):
@@ -43,7 +56,7 @@ class LeavePicker(FittedPopup):
     screen = ObjectProperty(None)
     hint = StringProperty("")
 
-    def __init__(self, screen: GameScreen, leavers: tuple[Leaver, ...], **kwargs: Any) -> None:
+    def __init__(self, screen: LeaveHost, leavers: tuple[Leaver, ...], **kwargs: Any) -> None:
         hint = presenter.hint([leaver.name for leaver in leavers])
         super().__init__(screen=screen, title=presenter.TITLE, hint=hint, **kwargs)
         names = self.ids.names
@@ -75,7 +88,7 @@ class LeaveConfirm(FittedPopup):
         self.screen.leave(self.leaver)
 
 
-def open_leave(screen: GameScreen) -> LeavePicker | None:
+def open_leave(screen: LeaveHost) -> LeavePicker | None:
     """Open the picker over `screen`; None (and a sentence in the banner) if nobody may leave now."""
     load_kv(KV)
     leavers = screen.leavers()

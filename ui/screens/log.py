@@ -26,9 +26,9 @@ from __future__ import annotations
 import math
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from kivy.clock import Clock
 from kivy.metrics import dp
@@ -48,11 +48,27 @@ from ui.kv import beside, load_kv
 from ui.presenters.log import Followed, LiveStory, LogShown, Replay, StepShown, lines_of, present_log, status_of
 from ui.table import Table
 
-if TYPE_CHECKING:
-    from ui.screens.base import GameScreen
-
 KV = beside(__file__)
-ScreenClass = Callable[[str], "type[GameScreen]"]
+
+
+class GameShown(Protocol):
+    """What the Log needs of a game's screen (`ui.screens.base.GameScreen`): the one it is opened over, and the one
+    that draws the replayed board.
+
+    Named here rather than imported: the game screen opens the Log, so its module imports this one.
+    """
+
+    session: Session
+    table: Table
+    ids: Any  # Kivy's ids of the screen's rules
+
+    def say(self, text: str, *, error: bool = False) -> None: ...
+    def render(self, view: Any) -> None: ...  # the game's view
+    def close(self) -> None: ...
+    def walk(self, restrict: bool = False) -> Iterator[Widget]: ...
+
+
+ScreenClass = Callable[[str], Callable[..., GameShown]]
 """The screen class that draws a game, by the game's name (`ui.screens.screen_class`)."""
 UNREADABLE = (LookupError, ValueError, TypeError)
 """What reading a game's story may raise: no such game, options or events this version cannot fold."""
@@ -125,7 +141,7 @@ class ReplayBoard:
         self.session = Session.load(copy, copy_id, clock=lambda: record.started_at)
         self.session.pause_clock()
         self.story = told
-        self.screen: GameScreen = screen_class(record.game)(
+        self.screen: GameShown = screen_class(record.game)(
             self.session, Table(store=copy, dispatch=immediate), on_home=lambda: None
         )
         self.screen.close()  # the replay moves the session itself and draws once per step, not once per undo
@@ -169,7 +185,7 @@ def _keep_disabled_colour(button: Button, colour: Any) -> None:
         button.background_color = theme.DISABLED_BUTTON
 
 
-def _drop_top_bar(screen: GameScreen) -> tuple[Widget, ...]:
+def _drop_top_bar(screen: GameShown) -> tuple[Widget, ...]:
     """Take the game screen's top bar and clock away (Menu, Undo, Redo and the clock mean nothing in a replay).
 
     Returns the widgets taken away: whoever keeps the screen keeps them too, since the screen's kv rules
@@ -361,7 +377,7 @@ class LogView(ModalView):
             self._board.show(shown.position, shown.view)
 
     @property
-    def replay_screen(self) -> GameScreen | None:
+    def replay_screen(self) -> GameShown | None:
         """The game screen that draws the replayed board (None until the replay is opened)."""
         return self._board.screen if self._board is not None else None
 
@@ -413,7 +429,7 @@ def open_past_game(
     return view
 
 
-def open_log(screen: GameScreen) -> LogView | None:
+def open_log(screen: GameShown) -> LogView | None:
     """Open the Log of the game `screen` shows (its Menu's "Game log")."""
     session = screen.session
     try:

@@ -39,12 +39,14 @@ def _colour(hex_colour: str | None) -> list[float]:
 
 def _markup_colour(tone: str) -> str:
     """A tone's colour as markup wants it: ``ffb74d``."""
-    return get_hex_from_color(theme.TONES[tone])[1:7]
+    colour: str = get_hex_from_color(theme.TONES[tone])
+    return colour[1:7]
 
 
 def _atom_markup(line: presenter.AtomLine) -> str:
     """One line of the atom table, its note in its tone's colour (atom names come from a file: escaped)."""
-    text, note = escape_markup(line.text), escape_markup(line.note)
+    text: str = escape_markup(line.text)
+    note: str = escape_markup(line.note)
     if not note:
         return text
     if not line.note_tone:

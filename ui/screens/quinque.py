@@ -49,12 +49,14 @@ def cell_size() -> float:
 
 def spot_size() -> float:
     """One skydiver on screen: a touch target of at least 48 px."""
-    return dp(48)
+    size: float = dp(48)
+    return size
 
 
 def spot_gap() -> float:
     """The least room between two targets (skydivers, spaces): a finger aimed at one never lands on the next."""
-    return dp(8)
+    gap: float = dp(8)
+    return gap
 
 
 def edge() -> float:

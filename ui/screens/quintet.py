@@ -299,7 +299,8 @@ class QuintetScreen(GameScreen):
 
     @property
     def board(self) -> QuintetBoard:
-        return self.ids.body.children[0]
+        board: QuintetBoard = self.ids.body.children[0]
+        return board
 
     @property
     def picked(self) -> list[str]:

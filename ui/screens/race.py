@@ -4,9 +4,10 @@ The screen only shows what the race controller hands it, as the presenter
 (`ui.presenters.race`) words it, and sends one action: the winner's (or the
 previous loser's) ``choose_first``, through the session, as the game's first
 action. The race itself (timing, false starts,
-ties) is `companion.race`; the buttons are `hardware.race_buttons`. Snapshots
-arrive through the dispatcher on the UI thread; nothing here runs on
-gpiozero's threads.
+ties) is `companion.race`, run on the buttons by `hardware.race_control`; the
+buttons themselves come from the table, as `ui.wiring` opened them: this
+screen opens no device. Snapshots arrive through the dispatcher on the UI
+thread; nothing here runs on gpiozero's threads.
 
 Open it from a game screen with `open_race(game_screen)`.
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
@@ -34,13 +35,27 @@ from ui.widgets.fitting import fit_text
 
 if TYPE_CHECKING:
     from companion.session import Session
-    from hardware.race_buttons import RaceButtons, RaceController, RaceSnapshot
-    from ui.screens.base import GameScreen
+    from hardware.race_buttons import RaceButtons
+    from hardware.race_control import RaceController, RaceSnapshot
     from ui.table import Table
     from ui.widgets.table_hardware import TableHardwarePanel
 
 log = logging.getLogger(__name__)
 KV = beside(__file__)
+
+
+class RaceHost(Protocol):
+    """What the race needs of the game screen it is opened over (`ui.screens.base.GameScreen`).
+
+    Named here rather than imported: the game screen opens the race, so its module imports this one.
+    """
+
+    name: str
+    manager: Any  # Kivy's ScreenManager
+    session: Session
+    table: Table
+
+    def refresh(self) -> None: ...
 
 
 ACTION_FONTS = (19, 17, 15, 13)
@@ -131,13 +146,13 @@ class RaceScreen(Screen):
             self.controller.refresh()
 
     def _open_race(self) -> bool:
-        from hardware.race_buttons import RaceButtons, RaceController
+        from hardware.race_control import RaceController
+        from ui import wiring
 
         try:
-            buttons = self._given_buttons or getattr(self.table, "race", None)
+            buttons = self._given_buttons
             if buttons is None:
-                buttons = RaceButtons(self.table.config.race, pin_factory=self._pin_factory())
-                self._owns_buttons = True
+                buttons, self._owns_buttons = wiring.race_buttons(self.table)
             self.buttons = buttons
             if len(self.players) > buttons.count:
                 self._no_race(
@@ -164,22 +179,14 @@ class RaceScreen(Screen):
         self._refresher = Clock.schedule_interval(lambda _dt: self._refresh_test_mode(), 0.1)
         return True
 
-    def _pin_factory(self) -> Any:
-        factory = getattr(self.table, "pin_factory", None)
-        if factory is None:
-            from hardware.pins import choose  # no hardware opened yet: simulated buttons
-
-            factory = choose("simulated").factory
-        return factory
-
     def _dispatcher(self) -> Dispatcher:
         """The table's dispatcher; Kivy's Clock if the table runs callbacks at once (not thread-safe here)."""
-        dispatch = getattr(self.table, "dispatch", immediate)
+        dispatch = self.table.dispatch
         if dispatch is immediate:
             from ui.dispatch import clock_dispatcher
 
             return clock_dispatcher
-        return dispatch  # type: ignore[no-any-return]
+        return dispatch
 
     def _add_panel(self, buttons: RaceButtons) -> None:
         from ui.widgets.table_hardware import TableHardwarePanel
@@ -246,7 +253,11 @@ class RaceScreen(Screen):
     def _callback(self, control: presenter.Control) -> Callable[[], None]:
         if control.action is not None:
             action = control.action
-            return lambda: self._send_choice(action)
+
+            def send() -> None:
+                self._send_choice(action)
+
+            return send
         return {"start": self.start, "stop": self.stop_race, "again": self.again, "race_instead": self.race_for_it}[
             control.key
         ]
@@ -322,7 +333,7 @@ class RaceScreen(Screen):
             self.buttons.close()
 
 
-def open_race(game_screen: GameScreen, **options: Any) -> RaceScreen:
+def open_race(game_screen: RaceHost, **options: Any) -> RaceScreen:
     """Show the race over `game_screen`; when a choice is made (or Back), return to it.
 
     `options` go to `RaceScreen` (``buttons=``, ``rng=``, ``timing=``).

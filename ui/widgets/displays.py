@@ -35,7 +35,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.utils import escape_markup
 
-from hardware.display.hub import DisplayState, DisplayStatus
+from hardware.display.hub import DisplayHub, DisplayState, DisplayStatus
 from ui import kv, theme
 from ui.widgets.fitted_popup import FittedPopup
 
@@ -144,6 +144,7 @@ class PairingPopup(FittedPopup):
     code = StringProperty("")
     question = StringProperty("")
     pinned = StringProperty("")  # "top", "bottom", or "" (centred: nothing to avoid)
+    top: float  # Kivy's Widget.top, set below: declared for mypy, which cannot see through the untyped base
 
     def __init__(
         self,
@@ -214,7 +215,7 @@ class PairingPopup(FittedPopup):
 class PairingQueue:
     """One hub's pairing questions, one at a time: the next opens when the one showing closes."""
 
-    def __init__(self, hub: Any) -> None:
+    def __init__(self, hub: DisplayHub) -> None:
         self._hub = weakref.ref(hub)
         self.popup: PairingPopup | None = None
         self.waiting: list[str] = []  # codes asked about while a popup showed, in the order asked
@@ -271,10 +272,10 @@ class PairingQueue:
                 return
 
 
-_QUEUES: weakref.WeakKeyDictionary[Any, PairingQueue] = weakref.WeakKeyDictionary()
+_QUEUES: weakref.WeakKeyDictionary[DisplayHub, PairingQueue] = weakref.WeakKeyDictionary()
 
 
-def pairing_queue(hub: Any) -> PairingQueue:
+def pairing_queue(hub: DisplayHub) -> PairingQueue:
     """The one queue of pairing questions for `hub`, shared by every strip showing it."""
     queue = _QUEUES.get(hub)
     if queue is None:
@@ -301,7 +302,7 @@ class DisplayStatusStrip(BoxLayout):
         """The pairing question showing for this strip's hub (whichever strip asked it)."""
         return pairing_queue(self.hub).popup if self.hub is not None else None
 
-    def on_hub(self, _strip: Any, hub: Any) -> None:
+    def on_hub(self, _strip: Any, hub: DisplayHub | None) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None

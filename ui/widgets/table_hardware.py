@@ -11,7 +11,7 @@ race → screen. The lights show the LED and buzzer pins' states as they are.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
 from kivy.core.window import Window
@@ -22,6 +22,9 @@ from kivy.uix.widget import Widget
 
 from ui import theme
 from ui.kv import beside, load_kv
+
+if TYPE_CHECKING:
+    from hardware.race_buttons import RaceButtons
 
 KEYS: tuple[tuple[tuple[int, str], ...], ...] = (
     ((97, "A"), (304, "left Shift")),  # the first seat
@@ -37,7 +40,7 @@ def key_names(index: int) -> str:
     return " / ".join(name for _code, name in KEYS[index]) if index < len(KEYS) else ""
 
 
-def bind_keys(buttons: Any) -> Callable[[], None]:
+def bind_keys(buttons: RaceButtons) -> Callable[[], None]:
     """Let the keyboard press the simulated race buttons; returns the function that unbinds it.
 
     `buttons` is a `hardware.race_buttons.RaceButtons` on mock pins. Key
@@ -108,7 +111,7 @@ class TableHardwarePanel(BoxLayout):
     title = StringProperty("Table (simulated)")
     buzzing = BooleanProperty(False)
 
-    def __init__(self, buttons: Any, names: Sequence[str], **kwargs: Any) -> None:
+    def __init__(self, buttons: RaceButtons, names: Sequence[str], **kwargs: Any) -> None:
         load_kv(KV)
         self.buttons = buttons
         super().__init__(**kwargs)

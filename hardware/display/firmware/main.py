@@ -21,10 +21,21 @@
 
 import os
 
-try:
-    import protocol
-except ImportError:  # CPython, in the tests
+import sys
+
+if sys.implementation.name == "micropython":  # on the board, beside this file
+    import protocol  # type: ignore[import-not-found]  # mypy checks the CPython branch: the same file
+else:  # CPython, in the tests
     from hardware.display import protocol
+
+try:  # for mypy: MicroPython has no typing module, and parses annotations without evaluating them
+    from typing import Any, Callable, Protocol
+
+    class Screen(Protocol):
+        def show(self, lines: list[str]) -> None: ...
+
+except ImportError:
+    pass
 
 COLS = 16
 ROWS = 8
@@ -47,20 +58,20 @@ DEVICE_ACCEPTS = (
 )
 
 
-def _quiet(text):
+def _quiet(text: str) -> None:
     pass
 
 
-def _worth_noting(count):
+def _worth_noting(count: int) -> bool:
     # 1, 10, 100, ...: a host spewing garbage is noted without flooding.
     while count % 10 == 0:
         count //= 10
     return count == 1
 
 
-def flow(text, cols):
+def flow(text: str, cols: int) -> list[str]:
     """`text` in lines of at most `cols`, broken between words."""
-    lines = []
+    lines = []  # type: list[str]
     for word in text.split():
         if lines and len(lines[-1]) + 1 + len(word) <= cols:
             lines[-1] += " " + word
@@ -72,22 +83,22 @@ def flow(text, cols):
 class KeyFile:
     """The pairing key in the board's flash: a file replaced whole, so a power cut never leaves half a key."""
 
-    def __init__(self, path=KEY_FILE):
+    def __init__(self, path: str = KEY_FILE) -> None:
         self.path = path
 
-    def load(self):
+    def load(self) -> bytes | None:
         """The key kept, or None. A finished `.new` counts: the power went between writing it and renaming."""
         for path in (self.path, self.path + ".new"):
             try:
                 with open(path, "rb") as f:
-                    key = f.read()
+                    key = f.read()  # type: bytes
             except OSError:
                 continue
             if len(key) == protocol.KEY_SIZE:
                 return key
         return None
 
-    def save(self, key):
+    def save(self, key: bytes) -> None:
         new = self.path + ".new"
         with open(new, "wb") as f:
             f.write(key)
@@ -107,8 +118,16 @@ class Device:
     """
 
     def __init__(
-        self, identity, screen, write, cols=COLS, rows=ROWS, keys=("up", "down", "ok", "back"), key_file=None, note=None
-    ):
+        self,
+        identity: str,
+        screen: "Screen",
+        write: "Callable[[bytes], None]",
+        cols: int = COLS,
+        rows: int = ROWS,
+        keys: "tuple[str, ...] | list[str]" = ("up", "down", "ok", "back"),
+        key_file: "KeyFile | None" = None,
+        note: "Callable[[str], None] | None" = None,
+    ) -> None:
         self.identity = identity
         self.screen = screen  # has show(lines)
         self.write = write  # writes bytes to the host
@@ -119,21 +138,21 @@ class Device:
         self.note = note or _quiet
         self.pairing_key = key_file.load() if key_file is not None else None
         self.lines = [""] * rows
-        self.regions = {}
-        self.pair_code = None
-        self.other_version = None  # the host's protocol version while the "update" screen shows
+        self.regions = {}  # type: dict[str, tuple[int, int, int, str]]
+        self.pair_code = None  # type: str | None
+        self.other_version = None  # type: int | None  # the host's protocol version while the "update" screen shows
         self.splitter = protocol.FrameSplitter()
         self.rejected = 0  # every frame or run of bytes refused
-        self.errors = {}  # the same, by kind (protocol.GARBAGE, ...)
+        self.errors = {}  # type: dict[str, int]  # the same, by kind (protocol.GARBAGE, ...)
 
-    def hello(self):
+    def hello(self) -> None:
         payload = protocol.pack_hello(self.identity, self.cols, self.rows, self.keys)
         self.write(protocol.encode_frame(protocol.HELLO, payload))
 
-    def key(self, name):
+    def key(self, name: str) -> None:
         self.write(protocol.encode_frame(protocol.KEY, protocol.pack_text(name)))
 
-    def feed(self, data):
+    def feed(self, data: bytes) -> None:
         """Take bytes from the host: answer, and draw once if anything changed."""
         drawn = False
         oversize = self.splitter.oversize
@@ -160,21 +179,21 @@ class Device:
         if drawn:
             self.draw()
 
-    def reject(self, kind, detail):
+    def reject(self, kind: str, detail: str) -> None:
         self.rejected += 1
         count = self.errors.get(kind, 0) + 1
         self.errors[kind] = count
         if _worth_noting(count):
             self.note("ignored input (%s, %d so far): %s" % (kind, count, detail))
 
-    def host_speaks(self, version):
+    def host_speaks(self, version: int) -> bool:
         """A well-formed frame of another protocol version: say which side to update, once per burst."""
         if self.other_version == version:
             return False
         self.other_version = version
         return True
 
-    def apply(self, kind, payload):
+    def apply(self, kind: int, payload: bytes) -> bool:
         if kind == protocol.ASK:
             self.hello()
         elif kind == protocol.PING:
@@ -207,7 +226,7 @@ class Device:
             return True
         return False
 
-    def composed(self):
+    def composed(self) -> list[str]:
         if self.other_version is not None:
             return self.update_screen(self.other_version)
         if self.pair_code is not None:
@@ -220,7 +239,7 @@ class Device:
                 lines[row] = line[:col] + text + line[col + width :]
         return [line[: self.cols] for line in lines]
 
-    def update_screen(self, version):
+    def update_screen(self, version: int) -> list[str]:
         """This display and the companion speak different protocol versions: which one to update."""
         ours = protocol.VERSION
         said = "The companion app speaks v%d, this display v%d." % (version, ours)
@@ -228,15 +247,15 @@ class Device:
         lines = ["Versions differ", ""] + flow(said, self.cols) + [""] + flow(update, self.cols)
         return [line[: self.cols] for line in lines[: self.rows]]
 
-    def draw(self):
+    def draw(self) -> None:
         self.screen.show(self.composed())
 
 
 class OledScreen:
-    def __init__(self, oled):
+    def __init__(self, oled: "Any") -> None:  # an ssd1306.SSD1306 (MicroPython's driver)
         self.oled = oled
 
-    def show(self, lines):
+    def show(self, lines: list[str]) -> None:
         self.oled.fill(0)
         for row, line in enumerate(lines):
             self.oled.text(line, 0, row * 8)
@@ -246,21 +265,21 @@ class OledScreen:
 class ReplScreen:
     """No screen attached: nothing to draw (the serial line is busy with frames)."""
 
-    def show(self, lines):
+    def show(self, lines: list[str]) -> None:
         pass
 
 
 class Keys:
     """Debounced keys wired to ground with the internal pull-ups."""
 
-    def __init__(self, machine):
+    def __init__(self, machine: "Any") -> None:  # MicroPython's machine module (or the tests' stand-in)
         self.pins = [(name, machine.Pin(number, machine.Pin.IN, machine.Pin.PULL_UP)) for name, number in KEY_PINS]
         self.stable = {name: 1 for name, _ in self.pins}
         self.count = {name: 0 for name, _ in self.pins}
 
-    def pressed(self):
+    def pressed(self) -> list[str]:
         """Names of keys that went down since the last call."""
-        out = []
+        out = []  # type: list[str]
         for name, pin in self.pins:
             value = pin.value()
             if value == self.stable[name]:
@@ -275,14 +294,14 @@ class Keys:
         return out
 
 
-def run():
+def run() -> None:
     import select
-    import sys
     import time
 
-    import machine
-    import micropython
-    import ubinascii
+    # MicroPython's own modules (the tests give the Unix port stand-ins in unix_board/): no stubs for CPython.
+    import machine  # type: ignore[import-not-found]
+    import micropython  # type: ignore[import-not-found]
+    import ubinascii  # type: ignore[import-not-found]
 
     keys = Keys(machine)
     if keys.pins[3][1].value() == 0:
@@ -290,23 +309,23 @@ def run():
     micropython.kbd_intr(-1)
     if sys.platform in ("linux", "darwin"):  # the Unix port: stderr is not the serial line
 
-        def note(text):
+        def note(text: str) -> None:
             sys.stderr.write("display: " + text + "\n")
 
     else:
         note = _quiet  # on a Pico stderr is the USB serial itself, which carries frames only
 
     try:
-        import ssd1306
+        import ssd1306  # type: ignore[import-not-found]  # MicroPython's driver
 
         i2c = machine.I2C(0, sda=machine.Pin(I2C_SDA), scl=machine.Pin(I2C_SCL))
-        screen = OledScreen(ssd1306.SSD1306_I2C(128, 64, i2c))
+        screen = OledScreen(ssd1306.SSD1306_I2C(128, 64, i2c))  # type: Screen
     except Exception:
         screen = ReplScreen()
     identity = "pico-" + ubinascii.hexlify(machine.unique_id()).decode()
     out = sys.stdout.buffer
 
-    def write(data):
+    def write(data: bytes) -> None:
         out.write(data)
 
     device = Device(identity, screen, write, key_file=KeyFile(), note=note)
@@ -317,10 +336,13 @@ def run():
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
     reader = sys.stdin.buffer
-    keys_at = time.ticks_ms()
+    # MicroPython's time has the wrapping millisecond ticks; CPython's has neither.
+    ticks_ms = time.ticks_ms  # type: ignore[attr-defined]
+    ticks_diff = time.ticks_diff  # type: ignore[attr-defined]
+    keys_at = ticks_ms()
     while True:
         # Sleep until the host sends something or the keys are due: a frame is drawn as soon as it is whole.
-        due = POLL_MS - time.ticks_diff(time.ticks_ms(), keys_at)
+        due = POLL_MS - ticks_diff(ticks_ms(), keys_at)
         if poll.poll(due if due > 0 else 0):
             chunk = bytearray()
             while len(chunk) < CHUNK and poll.poll(0):
@@ -332,8 +354,8 @@ def run():
                 device.feed(bytes(chunk))
             except Exception as error:  # never stop: the host sends whole screens again
                 note("error while reading: %r" % (error,))
-        if time.ticks_diff(time.ticks_ms(), keys_at) >= POLL_MS:
-            keys_at = time.ticks_ms()
+        if ticks_diff(ticks_ms(), keys_at) >= POLL_MS:
+            keys_at = ticks_ms()
             for name in keys.pressed():
                 device.key(name)
 
