@@ -54,21 +54,40 @@ def current(db: sqlite3.Connection, game: str) -> list[int] | None:
     return _counts(values[1])
 
 
-def write(db: sqlite3.Connection, game: str, counts: Sequence[int], at_stamp: int) -> None:
-    values = normal_row(TALLY_COLUMNS, (game, json.dumps(list(counts)), at_stamp))
-    db.execute(
-        f"INSERT OR REPLACE INTO dice_tally ({TALLY_NAMES}, checksum) VALUES (?, ?, ?, ?)",
-        (*values, row_checksum("dice_tally", values)),
-    )
+def write(db: sqlite3.Connection, game: str, counts: Sequence[int], at_stamp: int) -> int:
+    """Write game `game`'s tally row; its checksum."""
+    values = (game, json.dumps(list(counts)), at_stamp)
+    checksum = row_checksum("dice_tally", values)
+    db.execute(_WRITE, (*values, checksum))
+    return checksum
 
 
-def keep(db: sqlite3.Connection, game: str, events: Iterable[Any] = (), sign: int = 0) -> int | None:
+_WRITE = f"INSERT OR REPLACE INTO dice_tally ({TALLY_NAMES}, checksum) VALUES (?, ?, ?, ?)"
+
+Written = dict[str, tuple[int, int, list[int]]]
+"""Game -> the tally row this store wrote last (its stamp, checksum and counts), for `keep` to start from."""
+
+
+def keep(
+    db: sqlite3.Connection, game: str, events: Iterable[Any] = (), sign: int = 0, *, written: Written | None = None
+) -> int | None:
     """After one write that raised one record's version by one: count `events`' rolls `sign` times (+1, -1, 0).
 
     Called inside that write's transaction. A tally that was not up to date before the write is dropped, to be
     counted again when read; a game with no record before this one starts from nothing. Returns the stamp it
     read (None if the file has no tally).
+
+    `written` (the store's, kept by this function) holds the row it wrote last for each game. When the file
+    still holds exactly that row (its stamp and checksum, one look-up by key), it is the row before this write
+    and up to date: its stamp is not summed again over every record (a scan of every game of that kind) nor
+    its counts checked and parsed again. The store clears `written` whenever a write fails or the file is
+    replaced; a record written without `keep` (an older app) still leaves the stamp behind, counted when read.
     """
+    mine = written.pop(game, None) if written is not None else None
+    if mine is not None:
+        found = db.execute("SELECT stamp, checksum FROM dice_tally WHERE game = ?", (game,)).fetchone()
+        if found is not None and found[0] == mine[0] and found[1] == mine[1]:
+            return _count(db, game, mine[2].copy(), events, sign, mine[0] + 1, written)
     try:
         # the stamp and the row in one statement: this runs inside every move's transaction
         found = db.execute(_STAMP_AND_ROW, (game,)).fetchone()
@@ -90,9 +109,23 @@ def keep(db: sqlite3.Connection, game: str, events: Iterable[Any] = (), sign: in
     if counts is None:
         db.execute("DELETE FROM dice_tally WHERE game = ?", (game,))
         return now
+    return _count(db, game, counts, events, sign, now, written)
+
+
+def _count(
+    db: sqlite3.Connection,
+    game: str,
+    counts: list[int],
+    events: Iterable[Any],
+    sign: int,
+    now: int,
+    written: Written | None,
+) -> int:
     for a, b in rolls_in(events) if sign else ():
         counts[pair_index(a, b)] += sign
-    write(db, game, counts, now)
+    checksum = write(db, game, counts, now)
+    if written is not None:
+        written[game] = (now, checksum, counts)
     return now
 
 
