@@ -284,8 +284,14 @@ def insert_game(db: sqlite3.Connection, values: Sequence[Any]) -> None:
     )
 
 
-def update_game(db: sqlite3.Connection, game: tuple[Any, ...], **changes: Any) -> tuple[tuple[Any, ...], int]:
-    """Write `game`'s row with `changes`; the values written and their checksum."""
+def update_game(
+    db: sqlite3.Connection, game: tuple[Any, ...], *, expect: int | None = None, **changes: Any
+) -> tuple[tuple[Any, ...], int] | None:
+    """Write `game`'s row with `changes`; the values written and their checksum.
+
+    With `expect` (the checksum `game` was written with), only where the file still holds exactly that row
+    (its version and checksum), in the same statement; None, and nothing written, where it does not.
+    """
     values = list(game)
     for key, value in changes.items():
         if key == "outcome":
@@ -295,12 +301,16 @@ def update_game(db: sqlite3.Connection, game: tuple[Any, ...], **changes: Any) -
         values[_GAME_INDEX[key]] = value
     normal = normal_row(GAME_COLUMNS, values)
     checksum = row_checksum("games", normal)
-    db.execute(_UPDATE_GAME, (*normal[1:], checksum, normal[0]))
+    if expect is None:
+        db.execute(_UPDATE_GAME, (*normal[1:], checksum, normal[0]))
+    elif db.execute(_UPDATE_GAME_AS_WRITTEN, (*normal[1:], checksum, normal[0], game[9], expect)).rowcount != 1:
+        return None
     return normal, checksum
 
 
 _GAME_INDEX = {name: i for i, (name, _) in enumerate(GAME_COLUMNS)}
 _UPDATE_GAME = f"UPDATE games SET {', '.join(f'{name} = ?' for name, _ in GAME_COLUMNS[1:])}, checksum = ? WHERE id = ?"
+_UPDATE_GAME_AS_WRITTEN = f"{_UPDATE_GAME} AND version = ? AND checksum = ?"
 
 
 def memory_db() -> sqlite3.Connection:

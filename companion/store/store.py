@@ -72,6 +72,9 @@ def _most_first(counts: dict[str, int]) -> dict[str, int]:
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
+_INSERT_MOVE = f"INSERT INTO moves ({MOVE_NAMES}, checksum) VALUES ({', '.join('?' * 9)})"
+
+
 class Unfinished(NamedTuple):
     """An unfinished game as the home screen lists it: its record, live moves, and the time of its last move."""
 
@@ -332,8 +335,22 @@ class Store:
 
         A move that was not undone is never overwritten: that would be a second writer, and is refused.
         """
+        changes: dict[str, Any] = {
+            "elapsed": elapsed, "outcome": outcome, "finished_at": now if outcome else None,
+            "pending_draws": pending_draws, "moves": seq + 1,
+        }  # fmt: skip
         with self._transaction() as db:
-            game = self._game_for_update(db, game_id)
+            # The row this store wrote last, rewritten in one statement where the file still holds exactly it
+            # (the same version and checksum); read back and checked first where it does not.
+            written, rewritten = self._written.pop(game_id, None), None
+            if written is not None:
+                game = written[0]
+                rewritten = update_game(db, game, expect=written[1], version=game[9] + 1, **changes)
+            if rewritten is None:
+                game = self._game_for_update(db, game_id)
+                rewritten = update_game(db, game, version=game[9] + 1, **changes)
+            assert rewritten is not None  # only a rewrite with `expect` finds nothing to rewrite
+            self._written[game_id] = rewritten
             version = game[9] + 1
             if seq < game[8]:  # undone moves lie at seq and past it: the new move makes them un-redoable
                 db.execute("DELETE FROM moves WHERE game_id = ? AND seq >= ? AND undone = 1", (game_id, seq))
@@ -341,15 +358,7 @@ class Store:
                 MOVE_COLUMNS,
                 (game_id, seq, json.dumps(action), json.dumps(list(events)), json.dumps(list(draws)), now, 0, version),
             )
-            db.execute(
-                f"INSERT INTO moves ({MOVE_NAMES}, checksum) VALUES ({', '.join('?' * 9)})",
-                (*values, row_checksum("moves", values)),
-            )
-            finished = now if outcome else None
-            self._written[game_id] = update_game(
-                db, game, elapsed=elapsed, outcome=outcome, finished_at=finished, pending_draws=pending_draws,
-                moves=seq + 1, version=version,
-            )  # fmt: skip
+            db.execute(_INSERT_MOVE, (*values, row_checksum("moves", values)))
             # in the same transaction: the tallies never miss a move
             tally.keep(db, game[1], events, +1, written=self._tallied)
             tally.keep_wins(db, game[1], game[6], outcome, version=version)

@@ -63,9 +63,10 @@ def write(db: sqlite3.Connection, game: str, counts: Sequence[int], at_stamp: in
 
 
 _WRITE = f"INSERT OR REPLACE INTO dice_tally ({TALLY_NAMES}, checksum) VALUES (?, ?, ?, ?)"
+_REWRITE = "UPDATE dice_tally SET pairs = ?, stamp = ?, checksum = ? WHERE game = ? AND stamp = ? AND checksum = ?"
 
-Written = dict[str, tuple[int, int, list[int]]]
-"""Game -> the tally row this store wrote last (its stamp, checksum and counts), for `keep` to start from."""
+Written = dict[str, tuple[int, int, list[int], str]]
+"""Game -> the tally row this store wrote last (its stamp, checksum, counts and their text), for `keep`."""
 
 
 def keep(
@@ -78,16 +79,17 @@ def keep(
     read (None if the file has no tally).
 
     `written` (the store's, kept by this function) holds the row it wrote last for each game. When the file
-    still holds exactly that row (its stamp and checksum, one look-up by key), it is the row before this write
-    and up to date: its stamp is not summed again over every record (a scan of every game of that kind) nor
-    its counts checked and parsed again. The store clears `written` whenever a write fails or the file is
-    replaced; a record written without `keep` (an older app) still leaves the stamp behind, counted when read.
+    still holds exactly that row (its stamp and checksum: one ``UPDATE`` by key that changes nothing else),
+    it is the row before this write and up to date: its stamp is not summed again over every record (a scan
+        of every game of that kind) nor its counts checked, parsed and written out again when no dice rolled. The
+    store clears `written` whenever a write fails or the file is replaced; a record written without `keep`
+    (an older app) still leaves the stamp behind, counted when read.
     """
     mine = written.pop(game, None) if written is not None else None
-    if mine is not None:
-        found = db.execute("SELECT stamp, checksum FROM dice_tally WHERE game = ?", (game,)).fetchone()
-        if found is not None and found[0] == mine[0] and found[1] == mine[1]:
-            return _count(db, game, mine[2].copy(), events, sign, mine[0] + 1, written)
+    if mine is not None and written is not None:
+        done = _rewrite(db, game, events, sign, mine, written)
+        if done is not None:
+            return done
     try:
         # the stamp and the row in one statement: this runs inside every move's transaction
         found = db.execute(_STAMP_AND_ROW, (game,)).fetchone()
@@ -112,6 +114,29 @@ def keep(
     return _count(db, game, counts, events, sign, now, written)
 
 
+def _rewrite(
+    db: sqlite3.Connection,
+    game: str,
+    events: Iterable[Any],
+    sign: int,
+    mine: tuple[int, int, list[int], str],
+    written: Written,
+) -> int | None:
+    """The new stamp, where the file still holds exactly the row `mine` (one statement); None where it does not."""
+    stamp_was, checksum_was, counts, text = mine
+    rolls = rolls_in(events) if sign else []
+    if rolls:
+        counts = counts.copy()
+        for a, b in rolls:
+            counts[pair_index(a, b)] += sign
+        text = json.dumps(counts)
+    checksum = row_checksum("dice_tally", (game, text, stamp_was + 1))
+    if db.execute(_REWRITE, (text, stamp_was + 1, checksum, game, stamp_was, checksum_was)).rowcount != 1:
+        return None
+    written[game] = (stamp_was + 1, checksum, counts, text)
+    return stamp_was + 1
+
+
 def _count(
     db: sqlite3.Connection,
     game: str,
@@ -123,9 +148,12 @@ def _count(
 ) -> int:
     for a, b in rolls_in(events) if sign else ():
         counts[pair_index(a, b)] += sign
-    checksum = write(db, game, counts, now)
+    text = json.dumps(counts)
+    values = (game, text, now)
+    checksum = row_checksum("dice_tally", values)
+    db.execute(_WRITE, (*values, checksum))
     if written is not None:
-        written[game] = (now, checksum, counts)
+        written[game] = (now, checksum, counts, text)
     return now
 
 
