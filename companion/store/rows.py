@@ -114,11 +114,15 @@ class MoveRecord:
 
 def normal_row(columns: Sequence[tuple[str, str]], values: Sequence[Any]) -> tuple[Any, ...]:
     """Values as SQLite gives them back (a REAL may be stored as an integer on disk)."""
-    out = []
-    for (_name, kind), value in zip(columns, values, strict=True):
-        if value is not None and kind.startswith("r"):
-            value = float(value)
-        out.append(value)
+    reals = _reals(tuple(columns))
+    if len(values) != len(columns):
+        raise ValueError(f"{len(values)} values for {len(columns)} columns")
+    if not reals:
+        return tuple(values)
+    out = list(values)
+    for i in reals:
+        if out[i] is not None:
+            out[i] = float(out[i])
     return tuple(out)
 
 
@@ -280,21 +284,33 @@ def insert_game(db: sqlite3.Connection, values: Sequence[Any]) -> None:
     )
 
 
-def update_game(db: sqlite3.Connection, game: tuple[Any, ...], **changes: Any) -> tuple[tuple[Any, ...], int]:
-    """Write `game`'s row with `changes`; the values written and their checksum."""
-    names = [name for name, _ in GAME_COLUMNS]
+def update_game(
+    db: sqlite3.Connection, game: tuple[Any, ...], *, expect: int | None = None, **changes: Any
+) -> tuple[tuple[Any, ...], int] | None:
+    """Write `game`'s row with `changes`; the values written and their checksum.
+
+    With `expect` (the checksum `game` was written with), only where the file still holds exactly that row
+    (its version and checksum), in the same statement; None, and nothing written, where it does not.
+    """
     values = list(game)
     for key, value in changes.items():
         if key == "outcome":
             value = json.dumps(value) if value else None
         elif key == "pending_draws":
-            value = json.dumps([list(d) for d in value])
-        values[names.index(key)] = value
+            value = json.dumps([list(d) for d in value]) if value else "[]"
+        values[_GAME_INDEX[key]] = value
     normal = normal_row(GAME_COLUMNS, values)
-    sets = ", ".join(f"{name} = ?" for name in names[1:])
     checksum = row_checksum("games", normal)
-    db.execute(f"UPDATE games SET {sets}, checksum = ? WHERE id = ?", (*normal[1:], checksum, normal[0]))
+    if expect is None:
+        db.execute(_UPDATE_GAME, (*normal[1:], checksum, normal[0]))
+    elif db.execute(_UPDATE_GAME_AS_WRITTEN, (*normal[1:], checksum, normal[0], game[9], expect)).rowcount != 1:
+        return None
     return normal, checksum
+
+
+_GAME_INDEX = {name: i for i, (name, _) in enumerate(GAME_COLUMNS)}
+_UPDATE_GAME = f"UPDATE games SET {', '.join(f'{name} = ?' for name, _ in GAME_COLUMNS[1:])}, checksum = ? WHERE id = ?"
+_UPDATE_GAME_AS_WRITTEN = f"{_UPDATE_GAME} AND version = ? AND checksum = ?"
 
 
 def memory_db() -> sqlite3.Connection:

@@ -72,6 +72,9 @@ def _most_first(counts: dict[str, int]) -> dict[str, int]:
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
+_INSERT_MOVE = f"INSERT INTO moves ({MOVE_NAMES}, checksum) VALUES ({', '.join('?' * 9)})"
+
+
 class Unfinished(NamedTuple):
     """An unfinished game as the home screen lists it: its record, live moves, and the time of its last move."""
 
@@ -113,6 +116,7 @@ class Store:
         self._last_backup = clock()
         self._wal: tuple[Path, Path] | None = None  # the file and its -wal, looked at after every write
         self._written: dict[int, tuple[tuple[Any, ...], int]] = {}  # game id -> the row we last wrote, its checksum
+        self._tallied: tally.Written = {}  # game -> the dice tally row we last wrote (`tally.keep`)
         with contextlib.suppress(Exception):  # a damaged schema: the first read finds it and salvages
             ensure_tally(connection)  # a file made before the dice tally (counted from the moves when first read)
         for sentence in (notice, problem):
@@ -228,10 +232,10 @@ class Store:
                 raise
             self._db.execute("COMMIT")
         except NotSaved:
-            self._written.clear()
+            self._forget_written()
             raise
         except Exception as error:  # the store's edge: weather only when the system says so, else damage
-            self._written.clear()
+            self._forget_written()
             if self._db.in_transaction:
                 with contextlib.suppress(Exception):
                     self._db.execute("ROLLBACK")
@@ -251,6 +255,11 @@ class Store:
             self.problem = None
             log.info("games file %s: moves are saved again", self._where)
         self._keep_wal_in_place()
+
+    def _forget_written(self) -> None:
+        """What this store wrote last is no longer known to be in the file (a write failed, the file was replaced)."""
+        self._written.clear()
+        self._tallied.clear()
 
     def _keep_wal_in_place(self) -> None:
         """If someone deleted the ``-wal`` while we had it open, write its frames home and start a new one."""
@@ -289,7 +298,7 @@ class Store:
         with contextlib.suppress(sqlite3.Error):
             self._db.close()
         self._db, self._lock, self._saving = connection, lock, True
-        self._written.clear()
+        self._forget_written()
         self.problem = None
         self.notice = notice or "The games file can be written again: everything played meanwhile is saved now."
         log.info("games file %s: %s", self._where, self.notice)
@@ -305,7 +314,8 @@ class Store:
             (next_id,) = db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()
             values = (next_id, game, json.dumps(options), now, 0.0, None, None, "[]", 0, 1)
             insert_game(db, values)
-            tally.keep(db, game)  # a new record has no outcome: the wins tally has nothing to count
+            # a new record has no outcome: the wins tally has nothing to count
+            tally.keep(db, game, written=self._tallied)
             return int(next_id)
 
     def record(
@@ -325,8 +335,22 @@ class Store:
 
         A move that was not undone is never overwritten: that would be a second writer, and is refused.
         """
+        changes: dict[str, Any] = {
+            "elapsed": elapsed, "outcome": outcome, "finished_at": now if outcome else None,
+            "pending_draws": pending_draws, "moves": seq + 1,
+        }  # fmt: skip
         with self._transaction() as db:
-            game = self._game_for_update(db, game_id)
+            # The row this store wrote last, rewritten in one statement where the file still holds exactly it
+            # (the same version and checksum); read back and checked first where it does not.
+            written, rewritten = self._written.pop(game_id, None), None
+            if written is not None:
+                game = written[0]
+                rewritten = update_game(db, game, expect=written[1], version=game[9] + 1, **changes)
+            if rewritten is None:
+                game = self._game_for_update(db, game_id)
+                rewritten = update_game(db, game, version=game[9] + 1, **changes)
+            assert rewritten is not None  # only a rewrite with `expect` finds nothing to rewrite
+            self._written[game_id] = rewritten
             version = game[9] + 1
             if seq < game[8]:  # undone moves lie at seq and past it: the new move makes them un-redoable
                 db.execute("DELETE FROM moves WHERE game_id = ? AND seq >= ? AND undone = 1", (game_id, seq))
@@ -334,17 +358,9 @@ class Store:
                 MOVE_COLUMNS,
                 (game_id, seq, json.dumps(action), json.dumps(list(events)), json.dumps(list(draws)), now, 0, version),
             )
-            db.execute(
-                f"INSERT INTO moves ({MOVE_NAMES}, checksum) VALUES ({', '.join('?' * 9)})",
-                (*values, row_checksum("moves", values)),
-            )
-            finished = now if outcome else None
-            self._written[game_id] = update_game(
-                db, game, elapsed=elapsed, outcome=outcome, finished_at=finished, pending_draws=pending_draws,
-                moves=seq + 1, version=version,
-            )  # fmt: skip
+            db.execute(_INSERT_MOVE, (*values, row_checksum("moves", values)))
             # in the same transaction: the tallies never miss a move
-            tally.keep(db, game[1], events, +1)
+            tally.keep(db, game[1], events, +1, written=self._tallied)
             tally.keep_wins(db, game[1], game[6], outcome, version=version)
         if outcome is not None or self._clock() - self._last_backup >= BACKUP_EVERY:
             self.backup()
@@ -381,7 +397,7 @@ class Store:
                 moves=game[8], version=version,
             )  # fmt: skip
             changed = bool(move[6]) != undone  # undone moves are not counted; a redone one counts again
-            tally.keep(db, game[1], json.loads(move[3]) if changed else (), -1 if undone else +1)
+            tally.keep(db, game[1], json.loads(move[3]) if changed else (), -1 if undone else +1, written=self._tallied)
             tally.keep_wins(db, game[1], game[6], outcome, version=version)  # undoing the last move takes its win back
 
     def save_clock(self, game_id: int, elapsed: float) -> None:
@@ -406,7 +422,7 @@ class Store:
                 raise NotSaved("This game has ended with its result, which stays: it cannot be ended without one.")
             outcome = Outcome((), ABANDONED).to_json()
             update_game(db, game, outcome=outcome, finished_at=now, version=game[9] + 1)
-            tally.keep(db, game[1])
+            tally.keep(db, game[1], written=self._tallied)
             tally.keep_wins(db, game[1], game[6], outcome, version=game[9] + 1)
 
     def take_back(self, game_id: int) -> None:
@@ -422,7 +438,7 @@ class Store:
             if tally.winners(game[6]) or not _abandoned(game[6]):
                 raise NotSaved("Only a game ended without a result can be taken back; this one has its result.")
             update_game(db, game, outcome=None, finished_at=None, version=game[9] + 1)
-            tally.keep(db, game[1])
+            tally.keep(db, game[1], written=self._tallied)
             tally.keep_wins(db, game[1], game[6], None, version=game[9] + 1)
 
     def _game_for_update(self, db: sqlite3.Connection, game_id: int) -> tuple[Any, ...]:
@@ -704,7 +720,7 @@ class Store:
             self.notice = "A saved record in memory was unreadable and was left out."
             log.warning("games file %s: %s", self._where, self.notice)
             return
-        self._written.clear()
+        self._forget_written()
         with contextlib.suppress(sqlite3.Error):
             self._db.close()
         if self._lock is not None and self._saving and self._writable:

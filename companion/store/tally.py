@@ -54,21 +54,42 @@ def current(db: sqlite3.Connection, game: str) -> list[int] | None:
     return _counts(values[1])
 
 
-def write(db: sqlite3.Connection, game: str, counts: Sequence[int], at_stamp: int) -> None:
-    values = normal_row(TALLY_COLUMNS, (game, json.dumps(list(counts)), at_stamp))
-    db.execute(
-        f"INSERT OR REPLACE INTO dice_tally ({TALLY_NAMES}, checksum) VALUES (?, ?, ?, ?)",
-        (*values, row_checksum("dice_tally", values)),
-    )
+def write(db: sqlite3.Connection, game: str, counts: Sequence[int], at_stamp: int) -> int:
+    """Write game `game`'s tally row; its checksum."""
+    values = (game, json.dumps(list(counts)), at_stamp)
+    checksum = row_checksum("dice_tally", values)
+    db.execute(_WRITE, (*values, checksum))
+    return checksum
 
 
-def keep(db: sqlite3.Connection, game: str, events: Iterable[Any] = (), sign: int = 0) -> int | None:
+_WRITE = f"INSERT OR REPLACE INTO dice_tally ({TALLY_NAMES}, checksum) VALUES (?, ?, ?, ?)"
+_REWRITE = "UPDATE dice_tally SET pairs = ?, stamp = ?, checksum = ? WHERE game = ? AND stamp = ? AND checksum = ?"
+
+Written = dict[str, tuple[int, int, list[int], str]]
+"""Game -> the tally row this store wrote last (its stamp, checksum, counts and their text), for `keep`."""
+
+
+def keep(
+    db: sqlite3.Connection, game: str, events: Iterable[Any] = (), sign: int = 0, *, written: Written | None = None
+) -> int | None:
     """After one write that raised one record's version by one: count `events`' rolls `sign` times (+1, -1, 0).
 
     Called inside that write's transaction. A tally that was not up to date before the write is dropped, to be
     counted again when read; a game with no record before this one starts from nothing. Returns the stamp it
     read (None if the file has no tally).
+
+    `written` (the store's, kept by this function) holds the row it wrote last for each game. When the file
+    still holds exactly that row (its stamp and checksum: one ``UPDATE`` by key that changes nothing else),
+    it is the row before this write and up to date: its stamp is not summed again over every record (a scan
+        of every game of that kind) nor its counts checked, parsed and written out again when no dice rolled. The
+    store clears `written` whenever a write fails or the file is replaced; a record written without `keep`
+    (an older app) still leaves the stamp behind, counted when read.
     """
+    mine = written.pop(game, None) if written is not None else None
+    if mine is not None and written is not None:
+        done = _rewrite(db, game, events, sign, mine, written)
+        if done is not None:
+            return done
     try:
         # the stamp and the row in one statement: this runs inside every move's transaction
         found = db.execute(_STAMP_AND_ROW, (game,)).fetchone()
@@ -90,9 +111,49 @@ def keep(db: sqlite3.Connection, game: str, events: Iterable[Any] = (), sign: in
     if counts is None:
         db.execute("DELETE FROM dice_tally WHERE game = ?", (game,))
         return now
+    return _count(db, game, counts, events, sign, now, written)
+
+
+def _rewrite(
+    db: sqlite3.Connection,
+    game: str,
+    events: Iterable[Any],
+    sign: int,
+    mine: tuple[int, int, list[int], str],
+    written: Written,
+) -> int | None:
+    """The new stamp, where the file still holds exactly the row `mine` (one statement); None where it does not."""
+    stamp_was, checksum_was, counts, text = mine
+    rolls = rolls_in(events) if sign else []
+    if rolls:
+        counts = counts.copy()
+        for a, b in rolls:
+            counts[pair_index(a, b)] += sign
+        text = json.dumps(counts)
+    checksum = row_checksum("dice_tally", (game, text, stamp_was + 1))
+    if db.execute(_REWRITE, (text, stamp_was + 1, checksum, game, stamp_was, checksum_was)).rowcount != 1:
+        return None
+    written[game] = (stamp_was + 1, checksum, counts, text)
+    return stamp_was + 1
+
+
+def _count(
+    db: sqlite3.Connection,
+    game: str,
+    counts: list[int],
+    events: Iterable[Any],
+    sign: int,
+    now: int,
+    written: Written | None,
+) -> int:
     for a, b in rolls_in(events) if sign else ():
         counts[pair_index(a, b)] += sign
-    write(db, game, counts, now)
+    text = json.dumps(counts)
+    values = (game, text, now)
+    checksum = row_checksum("dice_tally", values)
+    db.execute(_WRITE, (*values, checksum))
+    if written is not None:
+        written[game] = (now, checksum, counts, text)
     return now
 
 
