@@ -55,7 +55,11 @@ def to_json(message: Any) -> dict[str, Any]:
     kind = getattr(type(message), "type", None)
     if isinstance(message, Message) and isinstance(kind, str):
         out["type"] = kind
-    for f in dataclasses.fields(message):
+    fields = dataclasses.fields(message)
+    order = getattr(type(message), "json_order", ())
+    if order:  # a subclass's fields placed among its base's, as its JSON always had them
+        fields = tuple(sorted(fields, key=lambda f: order.index(f.name)))
+    for f in fields:
         value = getattr(message, f.name)
         if f.metadata.get(_OMIT_DEFAULT) and value == f.default:
             continue

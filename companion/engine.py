@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any, Protocol, cast
 
@@ -67,6 +67,7 @@ from companion.game import (
     Refusal,
     RuleError,
     SetupError,
+    Termination,
     UnknownEvent,
     View,
     require,
@@ -236,6 +237,18 @@ class Game:
     @property
     def chooses_first(self) -> bool:
         return self.facts.chooses_first
+
+    @property
+    def endings(self) -> tuple[str, ...]:
+        """Every `Outcome.reason` this game may end with: its own (its rules' ``Ending`` enum), then the engine's."""
+        own = getattr(self.rules, "Ending", None)
+        return (*(own or ()), *(t for t in Termination if t is not Termination.WIN))
+
+    def read_outcome(self, data: Json) -> Outcome:
+        """A stored outcome (`Outcome.to_stored`, or an earlier version's JSON) back, its reason one of `endings`."""
+        read = Outcome.from_json(data)
+        reason = next((known for known in self.endings if known == read.reason), read.reason)
+        return replace(read, reason=reason)
 
     @property
     def action_types(self) -> tuple[str, ...]:

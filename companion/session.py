@@ -223,7 +223,7 @@ class Session:
             move.draws,
             now=self._clock(),
             elapsed=self.elapsed,
-            outcome=outcome.to_json() if outcome else None,
+            outcome=outcome.to_stored() if outcome else None,
             pending_draws=tape.unused,
         )
         self._moves.append(move)
@@ -274,7 +274,7 @@ class Session:
             undone,
             now=self._clock(),
             elapsed=self.elapsed,
-            outcome=outcome.to_json() if outcome else None,
+            outcome=outcome.to_stored() if outcome else None,
             pending_draws=self._pending_draws,
         )
 

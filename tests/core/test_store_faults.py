@@ -112,7 +112,7 @@ def prefix_problems(store: Store, pristine: dict[str, Any], ids: list[int]) -> t
         if k == len(old["rows"]):
             if result != old["record"][2:]:
                 problems.append(f"game {gid} kept all its moves but not its result ({_short(record.outcome)})")
-        elif result != old["record"][2:] and record.outcome != (replayed.to_json() if replayed else None):
+        elif result != old["record"][2:] and record.outcome != (replayed.to_stored() if replayed else None):
             problems.append(f"game {gid} cut to {k} moves records {_short(record.outcome)}")
         elif record.outcome is not None and replayed is None and record.outcome.get("reason") != "abandoned":
             remarks.append("a finished game cut short keeps its recorded result")

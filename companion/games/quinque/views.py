@@ -7,7 +7,7 @@ private view is the public one and every event is public as it is.
 from __future__ import annotations
 
 from companion.engine import everything_public, told_first, told_left
-from companion.game import Event, FirstPlayerChosen, PlayerLeft, UnknownEvent, View
+from companion.game import Event, FirstPlayerChosen, PlayerLeft, TurnEnded, UnknownEvent, View
 from companion.games.quinque import board
 from companion.games.quinque.board import CORNERS, Pos
 from companion.games.quinque.rules import (
@@ -18,7 +18,6 @@ from companion.games.quinque.rules import (
     SkydiverMarked,
     TileAdded,
     TileMoved,
-    TurnEnded,
     current_player,
     destinations,
     may_add,
