@@ -26,7 +26,8 @@ from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Literal
 
 View = dict[str, Any]
-"""A JSON-ready picture of the state for one audience."""
+"""A view as JSON, at the edges (the store, `companion play`, export, the phone socket): `companion.codec.plain`
+of a game's typed view (a `GameView`), or what a game that keeps its views as dicts builds itself."""
 
 SEAT = "seat"
 Seat = Annotated[str, SEAT]
@@ -267,6 +268,19 @@ class Outcome:
         known = {t.value for t in Termination}
         termination = Termination(stored) if isinstance(stored, str) and stored in known else Termination.of(reason)
         return cls(tuple(data.get("winners") or ()), reason, str(data.get("detail", "")), termination)
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameView:
+    """What every game's typed view ends with: the end as the engine knows it (`engine.Game._with_end` fills it in).
+
+    A game's public and private views are frozen dataclasses of this kind, with fields named as their JSON keys
+    (`companion.codec.key` where a key is no Python name): presenters and displays read fields, and
+    `companion.codec.plain` makes the JSON at the edges.
+    """
+
+    over: bool = False  # true exactly when there is an `outcome`
+    outcome: Outcome | None = None
 
 
 def require(condition: bool, sentence: str) -> None:
