@@ -18,7 +18,7 @@ from companion.game import GameView
 from tests.games.data.views_before_typed import SAVED, fingerprint, views_along
 from tests.support.golden import game_of, scripts
 
-TYPED = {"quintet", "quinque", "quantum-link"}
+TYPED = {"quintet", "quinque", "quantum-link", "quark"}
 """The games whose views are typed so far."""
 
 BEFORE = json.loads(SAVED.read_text(encoding="utf-8"))
