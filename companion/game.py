@@ -21,9 +21,9 @@ the same roles (see `companion.engine`): ``__init__`` (its `Facts`),
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 View = dict[str, Any]
 """A view as JSON, at the edges (the store, `companion play`, export, the phone socket): `companion.codec.plain`
@@ -281,6 +281,14 @@ class GameView:
 
     over: bool = False  # true exactly when there is an `outcome`
     outcome: Outcome | None = None
+
+
+V = TypeVar("V", bound=GameView)
+
+
+def addressed(view: GameView, own: type[V], **more: Any) -> V:
+    """`view` as the game's own-view class `own` (a subclass adding fields, such as ``you``), with `more` filled in."""
+    return own(**{f.name: getattr(view, f.name) for f in fields(view)}, **more)
 
 
 def require(condition: bool, sentence: str) -> None:

@@ -7,11 +7,11 @@ and every event is shown as it is.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from types import MappingProxyType
 
 from companion.engine import everything_public, told_first, told_left
-from companion.game import Event, FirstPlayerChosen, GameView, Outcome, PlayerLeft, UnknownEvent
+from companion.game import Event, FirstPlayerChosen, GameView, Outcome, PlayerLeft, UnknownEvent, addressed
 from companion.games.quantum_link import FACTS
 from companion.games.quantum_link.rules import (
     CELLS,
@@ -153,8 +153,7 @@ def public_view(state: QuantumLinkState) -> QuantumLinkView:
 
 def private_view(state: QuantumLinkState, player: str) -> QuantumLinkOwnView:
     """The public view and who is looking: nothing in Quantum Link is secret."""
-    seen = public_view(state)
-    return QuantumLinkOwnView(**{f.name: getattr(seen, f.name) for f in fields(seen)}, you=player)
+    return addressed(public_view(state), QuantumLinkOwnView, you=player)
 
 
 revealed_view = public_view  # nothing to reveal at the end

@@ -9,11 +9,11 @@ end of the game, one event told as a sentence) are made here from them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from types import MappingProxyType
 
 from companion.engine import everything_public, told_first
-from companion.game import Event, FirstPlayerChosen, GameView, PlayerLeft
+from companion.game import Event, FirstPlayerChosen, GameView, PlayerLeft, addressed
 from companion.games.quark import FACTS
 from companion.games.quark.rules import (
     Annihilated,
@@ -186,8 +186,7 @@ def public_view(state: QuarkState) -> QuarkView:
 
 def private_view(state: QuarkState, player: str) -> QuarkOwnView:
     """The public view, addressed to `player`: Quark keeps no secrets in the companion."""
-    seen = public_view(state)
-    return QuarkOwnView(**{f.name: getattr(seen, f.name) for f in fields(seen)}, you=player)
+    return addressed(public_view(state), QuarkOwnView, you=player)
 
 
 def _left(player: str) -> ScoreSeen:

@@ -7,10 +7,10 @@ event is shown as it is.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from companion.engine import everything_public
-from companion.game import Event, GameView, PlayerLeft, UnknownEvent
+from companion.game import Event, GameView, PlayerLeft, UnknownEvent, addressed
 from companion.games.quintet.rules import (
     CIRCLE,
     OPENING,
@@ -158,7 +158,7 @@ def public_view(state: QuintetState) -> QuintetView:
 
 def private_view(state: QuintetState, player: str) -> QuintetOwnView:
     """The table's view with the player's own name picked out: Quintet keeps no secrets."""
-    return QuintetOwnView(**{f.name: getattr(public_view(state), f.name) for f in fields(QuintetView)}, you=player)
+    return addressed(public_view(state), QuintetOwnView, you=player)
 
 
 revealed_view = public_view  # nothing to reveal at the end
