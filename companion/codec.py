@@ -28,7 +28,7 @@ import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
-from companion.game import SEAT, Message, RuleError
+from companion.game import SEAT, Message, Outcome, RuleError
 
 M = TypeVar("M", bound=Message)
 
@@ -55,7 +55,11 @@ def to_json(message: Any) -> dict[str, Any]:
     kind = getattr(type(message), "type", None)
     if isinstance(message, Message) and isinstance(kind, str):
         out["type"] = kind
-    for f in dataclasses.fields(message):
+    fields = dataclasses.fields(message)
+    order = getattr(type(message), "json_order", ())
+    if order:  # a subclass's fields placed among its base's, as its JSON always had them
+        fields = tuple(sorted(fields, key=lambda f: order.index(f.name)))
+    for f in fields:
         value = getattr(message, f.name)
         if f.metadata.get(_OMIT_DEFAULT) and value == f.default:
             continue
@@ -63,8 +67,15 @@ def to_json(message: Any) -> dict[str, Any]:
     return out
 
 
+def view_json(view: Any) -> dict[str, Any]:
+    """A game's view as JSON for the edges: a typed view (a `GameView`) through `plain`, a dict view as it is."""
+    return typing.cast(dict[str, Any], plain(view)) if dataclasses.is_dataclass(view) else dict(view)
+
+
 def plain(value: Any) -> Any:
     """`value` with tuples as lists and dataclasses as objects: what `json.dumps` takes."""
+    if isinstance(value, Outcome):
+        return value.to_json()  # as a view shows it: the stored termination is the store's
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return to_json(value)
     if isinstance(value, tuple | list):

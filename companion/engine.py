@@ -48,9 +48,9 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
-from typing import Any, Protocol, cast
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from companion import codec
 from companion.dice import Dice, RandomDice
@@ -60,6 +60,7 @@ from companion.game import (
     ChooseFirst,
     Event,
     FirstPlayerChosen,
+    GameView,
     Leave,
     Options,
     Outcome,
@@ -67,6 +68,7 @@ from companion.game import (
     Refusal,
     RuleError,
     SetupError,
+    Termination,
     UnknownEvent,
     View,
     require,
@@ -74,6 +76,12 @@ from companion.game import (
 from companion.names import normal_name, table_problem
 
 Json = Mapping[str, Any]
+
+S = TypeVar("S")  # the game's state
+A = TypeVar("A", bound=Action)  # its actions (a union of its own `Action` classes)
+E = TypeVar("E", bound=Event)  # its events
+PV = TypeVar("PV")  # its public view (a frozen `GameView` dataclass; a dict in a game not typed yet)
+OV = TypeVar("OV")  # a player's own (private) view
 
 
 @dataclass(frozen=True)
@@ -171,8 +179,13 @@ def told_left(event: PlayerLeft, still_in: Sequence[str]) -> str:
     return said
 
 
-class Game:
-    """One game's registry entry: its facts and modules, with the checks every game shares."""
+class Game(Generic[S, A, E, PV, OV]):
+    """One game's registry entry: its facts and modules, with the checks every game shares.
+
+    Generic over the game's state, action, event, public view and own-view types, so that a presenter typed
+    against ``Game[QuintetState, QuintetAction, QuintetEvent, QuintetView, QuintetView]`` is checked by mypy
+    against that game's fields. The registry hands out ``Game[Any, ...]``.
+    """
 
     def __init__(
         self,
@@ -200,7 +213,7 @@ class Game:
         }
 
     @classmethod
-    def from_package(cls, package: str | ModuleType) -> Game:
+    def from_package(cls, package: str | ModuleType) -> Game[Any, Any, Any, Any, Any]:
         """The entry for the game package `package` (``"companion.games.quinque"`` or the module)."""
         root = importlib.import_module(package) if isinstance(package, str) else package
         base = root.__name__
@@ -236,6 +249,18 @@ class Game:
     @property
     def chooses_first(self) -> bool:
         return self.facts.chooses_first
+
+    @property
+    def endings(self) -> tuple[str, ...]:
+        """Every `Outcome.reason` this game may end with: its own (its rules' ``Ending`` enum), then the engine's."""
+        own = getattr(self.rules, "Ending", None)
+        return (*(own or ()), *(t for t in Termination if t is not Termination.WIN))
+
+    def read_outcome(self, data: Json) -> Outcome:
+        """A stored outcome (`Outcome.to_stored`, or an earlier version's JSON) back, its reason one of `endings`."""
+        read = Outcome.from_json(data)
+        reason = next((known for known in self.endings if known == read.reason), read.reason)
+        return replace(read, reason=reason)
 
     @property
     def action_types(self) -> tuple[str, ...]:
@@ -342,20 +367,37 @@ class Game:
 
     # -- seeing -----------------------------------------------------------------------------
 
-    def public_view(self, state: Any) -> View:
-        """The game's public view, with the engine's `over` and `outcome` (see `_with_end`)."""
-        return self._with_end(self.views.public_view(state), state)
+    def view(self, state: S) -> PV:
+        """The game's public view, typed, with the engine's `over` and `outcome` (see `_with_end`)."""
+        return cast(PV, self._with_end(self.views.public_view(state), state))
 
-    def private_view(self, state: Any, player: str) -> View:
-        return self._with_end(self.views.private_view(state, player), state)
+    def own_view(self, state: S, player: str) -> OV:
+        """`player`'s own view, typed: what their private display and phone show, and nothing of anyone else's."""
+        return cast(OV, self._with_end(self.views.private_view(state, player), state))
 
-    def _with_end(self, view: View, state: Any) -> View:
+    def revealed(self, state: S) -> PV:
+        """The public view with every secret shown, typed: for a finished game, where nothing is secret any more."""
+        return cast(PV, self._with_end(self.views.revealed_view(state), state))
+
+    def public_view(self, state: S) -> View:
+        """`view` as JSON (the edges: `companion play`, export)."""
+        return codec.view_json(self.view(state))
+
+    def private_view(self, state: S, player: str) -> View:
+        """`own_view` as JSON."""
+        return codec.view_json(self.own_view(state, player))
+
+    def _with_end(self, view: Any, state: S) -> Any:
         """`view` saying the end as the engine knows it, in every game and every view.
 
         ``over`` is true exactly when there is an ``outcome``: a game's rules
         know their own ends, but only the engine knows the end by leaving.
+        A typed view (a `GameView`) gets its two fields; a game whose views are
+        dicts (a bench or test game) gets the two keys.
         """
         ended = self.outcome(state)
+        if isinstance(view, GameView):
+            return replace(view, over=ended is not None, outcome=ended)
         return {**view, "over": ended is not None, "outcome": ended.to_json() if ended else None}
 
     def public_event(self, event: Event) -> dict[str, Any]:
@@ -369,9 +411,9 @@ class Game:
         """
         return self.views.tell(event, state)
 
-    def revealed_view(self, state: Any) -> View:
-        """The public view with every secret shown: for a finished game, where nothing is secret any more."""
-        return self._with_end(self.views.revealed_view(state), state)
+    def revealed_view(self, state: S) -> View:
+        """`revealed` as JSON: the public view with every secret shown, for a finished game."""
+        return codec.view_json(self.revealed(state))
 
     def phone_page(self, view: View) -> dict[str, Any] | None:
         """A player's private `view` as a phone page (the structure ``hardware.phones`` renders), or None.
@@ -431,6 +473,10 @@ class Game:
     @staticmethod
     def to_json(message: Action | Event) -> dict[str, Any]:
         return codec.to_json(message)
+
+
+AnyGame = Game[Any, Any, Any, Any, Any]
+"""A registry entry of a game not named: what `companion.games.game` hands out."""
 
 
 def _by_type(title: str, classes: Sequence[type[Any]]) -> dict[str, Any]:

@@ -21,11 +21,13 @@ the same roles (see `companion.engine`): ``__init__`` (its `Facts`),
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Annotated, Any, ClassVar, Literal
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 View = dict[str, Any]
-"""A JSON-ready picture of the state for one audience."""
+"""A view as JSON, at the edges (the store, `companion play`, export, the phone socket): `companion.codec.plain`
+of a game's typed view (a `GameView`), or what a game that keeps its views as dicts builds itself."""
 
 SEAT = "seat"
 Seat = Annotated[str, SEAT]
@@ -56,6 +58,8 @@ class Message:
     """What actions and events share: a ``type`` word that names them in JSON."""
 
     type: ClassVar[str] = ""
+    json_order: ClassVar[tuple[str, ...]] = ()
+    """The JSON keys' order, when it is not the fields' (a subclass adding fields before its base's): names."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,13 +131,47 @@ class PlayerLeft(Event):
     player: str
 
 
-LEFT = "left"
+@dataclass(frozen=True, slots=True)
+class TurnEnded(Event):
+    """`player`'s turn is over and `next_player` has it: the one turn event of every game that has turns.
+
+    A game whose turn's end says more (Quintet's extra turn, Quark's hand count) subclasses it with its own
+    fields; the type word stays ``turn_ended``, so anything that asks "whose turn now?" of the log reads one class.
+    """
+
+    type = "turn_ended"
+    player: str
+    next_player: str = field(metadata={"key": "next"})  # `companion.codec.key("next")`; the codec imports us
+
+
+class Termination(StrEnum):
+    """How a game ended, as the engine knows ends: what the store and the history ask of an `Outcome`.
+
+    A game's own words for a win (``"five in a row"``) are its `Outcome.reason`, declared by the game as an
+    enum of its own (a `StrEnum`); the engine's own ends are their own reasons.
+    """
+
+    WIN = "win"  # by the game's own rules (its reason says how)
+    TIE = "tie"  # nobody won
+    LEFT = "left"  # won because everyone else left: the engine's, in every game
+    ABANDONED = "abandoned"  # the table left it unfinished for good: the store's
+
+    @classmethod
+    def of(cls, reason: str) -> Termination:
+        """The termination a stored `reason` word means (a game saved before terminations were stored)."""
+        try:
+            return cls(str(reason))
+        except ValueError:
+            return cls.WIN
+
+
+LEFT = Termination.LEFT
 """The `Outcome.reason` of a game won because everyone else left: the engine's, in every game."""
 
-TIE = "tie"
+TIE = Termination.TIE
 """The `Outcome.reason` of a game nobody won."""
 
-ABANDONED = "abandoned"
+ABANDONED = Termination.ABANDONED
 """The `Outcome.reason` the store gives a game the table left unfinished for good."""
 
 
@@ -190,22 +228,67 @@ class Options:
 
 @dataclass(frozen=True)
 class Outcome:
-    """The end of a game: who won (several on a shared win, none on a tie) and why.
+    """The end of a game: who won (several on a shared win, none on a tie), how (`termination`) and why.
 
-    `reason` is a short word or phrase the game owns (``"five in a row"``);
-    only `TIE`, `LEFT` and `ABANDONED` are the engine's.
+    `reason` is the game's own word for its win, a member of its own `StrEnum` (``Ending.FIVE_IN_A_ROW``),
+    or the engine's `Termination` for the ends it owns (`TIE`, `LEFT`, `ABANDONED`). `termination` follows
+    from `reason` unless given: the game's own words are a `Termination.WIN`.
     """
 
     winners: tuple[str, ...]
     reason: str
     detail: str = ""
+    termination: Termination = field(default=None, compare=True)  # type: ignore[assignment]  # set below
+
+    def __post_init__(self) -> None:
+        if self.termination is None:
+            object.__setattr__(self, "termination", Termination.of(self.reason))
 
     @property
     def is_tie(self) -> bool:
-        return self.reason == TIE
+        return self.termination is Termination.TIE
+
+    @property
+    def abandoned(self) -> bool:
+        return self.termination is Termination.ABANDONED
 
     def to_json(self) -> dict[str, Any]:
+        """As a view and `companion play` show it: winners, reason and detail."""
         return {"winners": list(self.winners), "reason": str(self.reason), "detail": self.detail}
+
+    def to_stored(self) -> dict[str, Any]:
+        """As the store keeps it: `to_json` and the termination, which the history's queries ask for."""
+        return {**self.to_json(), "termination": self.termination.value}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        """An outcome as stored, or as an earlier version stored it (no ``termination``: it follows from the reason)."""
+        reason = str(data.get("reason", ""))
+        stored = data.get("termination")
+        known = {t.value for t in Termination}
+        termination = Termination(stored) if isinstance(stored, str) and stored in known else Termination.of(reason)
+        return cls(tuple(data.get("winners") or ()), reason, str(data.get("detail", "")), termination)
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameView:
+    """What every game's typed view ends with: the end as the engine knows it (`engine.Game._with_end` fills it in).
+
+    A game's public and private views are frozen dataclasses of this kind, with fields named as their JSON keys
+    (`companion.codec.key` where a key is no Python name): presenters and displays read fields, and
+    `companion.codec.plain` makes the JSON at the edges.
+    """
+
+    over: bool = False  # true exactly when there is an `outcome`
+    outcome: Outcome | None = None
+
+
+V = TypeVar("V", bound=GameView)
+
+
+def addressed(view: GameView, own: type[V], **more: Any) -> V:
+    """`view` as the game's own-view class `own` (a subclass adding fields, such as ``you``), with `more` filled in."""
+    return own(**{f.name: getattr(view, f.name) for f in fields(view)}, **more)
 
 
 def require(condition: bool, sentence: str) -> None:

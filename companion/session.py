@@ -12,7 +12,7 @@ import contextlib
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from companion.dice import Dice, RandomDice, Tape
 from companion.engine import Game
@@ -20,8 +20,12 @@ from companion.game import Action, Event, Options, Outcome, View
 from companion.games import game as game_named
 from companion.store import NotSaved, Store
 
+S = TypeVar("S")
+PV = TypeVar("PV")
+OV = TypeVar("OV")
+
 Clock = Callable[[], float]
-Observer = Callable[["Session"], None]
+Observer = Callable[["Session[Any, Any, Any]"], None]
 
 
 @dataclass(frozen=True)
@@ -37,13 +41,18 @@ class Move:
         return any(_begins_play(e) for e in self.events)
 
 
-class Session:
-    """Owns one game: its rules, its log, its state, its clock. Start or resume one."""
+class Session(Generic[S, PV, OV]):
+    """Owns one game: its rules, its log, its state, its clock. Start or resume one.
+
+    Generic over its game's state, public view and own view: a presenter declares the session it takes
+    (``Session[QuintetState, QuintetView, QuintetView]``) and mypy checks every field it reads. `start` and
+    `load` hand out ``Session[Any, Any, Any]``: the game is named by a word.
+    """
 
     def __init__(
         self,
         store: Store,
-        game: Game,
+        game: Game[S, Any, Any, PV, OV],
         game_id: int,
         options: Options,
         *,
@@ -57,7 +66,7 @@ class Session:
         self.options = options
         self._dice = dice
         self._clock = clock
-        self._states: list[Any] = [game.setup(options, stored=True)]  # checked at the door (`start`)
+        self._states: list[S] = [game.setup(options, stored=True)]  # checked at the door (`start`)
         self._moves: list[Move] = []
         self._redo: list[Move] = []
         self._pending_draws: list[tuple[int, int]] = []
@@ -76,7 +85,7 @@ class Session:
         *,
         dice: Dice | None = None,
         clock: Clock = time.time,
-    ) -> Session:
+    ) -> Session[Any, Any, Any]:
         """A new game of `game` (a registry name). Raises `SetupError` for bad options."""
         entry = game_named(game)
         entry.setup(options)  # seats, names and settings checked before anything is written
@@ -84,7 +93,9 @@ class Session:
         return cls(store, entry, game_id, options, dice=dice or RandomDice(), clock=clock)
 
     @classmethod
-    def resume(cls, store: Store, *, dice: Dice | None = None, clock: Clock = time.time) -> Session | None:
+    def resume(
+        cls, store: Store, *, dice: Dice | None = None, clock: Clock = time.time
+    ) -> Session[Any, Any, Any] | None:
         """The unfinished game in `store`, exactly where it was; None if there is none."""
         record = store.unfinished()
         if record is None:
@@ -92,7 +103,9 @@ class Session:
         return cls.load(store, record.id, dice=dice, clock=clock)
 
     @classmethod
-    def load(cls, store: Store, game_id: int, *, dice: Dice | None = None, clock: Clock = time.time) -> Session:
+    def load(
+        cls, store: Store, game_id: int, *, dice: Dice | None = None, clock: Clock = time.time
+    ) -> Session[Any, Any, Any]:
         """Rebuild game `game_id` by folding its stored events again."""
         record = store.game(game_id)
         if record is None:
@@ -126,7 +139,7 @@ class Session:
     # -- what the table sees -----------------------------------------------
 
     @property
-    def state(self) -> Any:
+    def state(self) -> S:
         return self._states[-1]
 
     @property
@@ -137,15 +150,25 @@ class Session:
     def events(self) -> list[Event]:
         return [event for move in self._moves for event in move.events]
 
+    def view(self) -> PV:
+        """The public view, typed: what the table's screen shows (presenters read its fields)."""
+        return self.game.view(self.state)
+
+    def own_view(self, player: str) -> OV:
+        """`player`'s own view, typed: what their private display and phone show, nothing of anyone else's."""
+        return self.game.own_view(self.state, player)
+
     def public_view(self) -> View:
+        """`view` as JSON (the edges)."""
         return self.game.public_view(self.state)
 
     def private_view(self, player: str) -> View:
+        """`own_view` as JSON (the edges)."""
         return self.game.private_view(self.state, player)
 
     def view_for(self, player: str) -> View:
-        """What `player`'s own private display shows: their private view, nothing of anyone else's."""
-        return self.game.private_view(self.state, player)
+        """What `player`'s own private display shows, as JSON: `private_view` (the displays' and phones' name)."""
+        return self.private_view(player)
 
     def public_event(self, event: Event) -> dict[str, Any]:
         """`event` as anyone at the table may read it."""
@@ -223,7 +246,7 @@ class Session:
             move.draws,
             now=self._clock(),
             elapsed=self.elapsed,
-            outcome=outcome.to_json() if outcome else None,
+            outcome=outcome.to_stored() if outcome else None,
             pending_draws=tape.unused,
         )
         self._moves.append(move)
@@ -274,7 +297,7 @@ class Session:
             undone,
             now=self._clock(),
             elapsed=self.elapsed,
-            outcome=outcome.to_json() if outcome else None,
+            outcome=outcome.to_stored() if outcome else None,
             pending_draws=self._pending_draws,
         )
 

@@ -13,13 +13,13 @@ import importlib
 import pkgutil
 from types import ModuleType
 
-from companion.engine import Facts, Game
+from companion.engine import AnyGame, Facts, Game
 
 FIRST_ON_HOME = ("quintet", "quin", "quark", "quantum-link", "quinque")
 """The order the home screen lists these games in; any other game found here comes after them."""
 
-_loaded: dict[str, Game] = {}
-_extra: dict[str, Game] = {}
+_loaded: dict[str, AnyGame] = {}
+_extra: dict[str, AnyGame] = {}
 
 
 @functools.cache
@@ -57,7 +57,7 @@ def names() -> list[str]:
     return [*_packages(), *_extra]
 
 
-def game(name: str) -> Game:
+def game(name: str) -> AnyGame:
     """The registry entry of game `name`; `LookupError` with a helpful sentence if unknown."""
     if name in _extra:
         return _extra[name]
@@ -68,7 +68,7 @@ def game(name: str) -> Game:
     return _loaded[name]
 
 
-def register(entry: Game | ModuleType | str) -> Game:
+def register(entry: AnyGame | ModuleType | str) -> AnyGame:
     """Add a game defined outside this package (tests, house games): its `Game`, or its package (or its name)."""
     found = entry if isinstance(entry, Game) else Game.from_package(entry)
     _extra[found.name] = found

@@ -57,14 +57,26 @@ log.addHandler(logging.NullHandler())
 
 
 # Finished and not abandoned. `json_valid` first: a damaged outcome is left for the row's checksum to catch.
-_FINISHED = "finished_at IS NOT NULL AND NOT (json_valid(outcome) AND json_extract(outcome, '$.reason') IS 'abandoned')"
+# The stored termination says it; a game saved before terminations were stored says it by its reason alone.
+_FINISHED = (
+    "finished_at IS NOT NULL AND NOT (json_valid(outcome) AND "
+    "COALESCE(json_extract(outcome, '$.termination'), json_extract(outcome, '$.reason')) IS 'abandoned')"
+)
 
 
 def _abandoned(outcome: Any) -> bool:
     """Whether a stored outcome (its JSON text) is that of a game ended without a result."""
     try:
-        return isinstance(outcome, str) and json.loads(outcome).get("reason") == ABANDONED
-    except (ValueError, AttributeError):
+        return isinstance(outcome, str) and Outcome.from_json(json.loads(outcome)).abandoned
+    except (ValueError, AttributeError, TypeError):
+        return False
+
+
+def _abandoned_record(outcome: dict[str, Any] | None) -> bool:
+    """Whether a checked row's outcome is an abandoned game's: by its termination, or an old row's reason."""
+    try:
+        return outcome is not None and Outcome.from_json(outcome).abandoned
+    except (ValueError, AttributeError, TypeError):
         return False
 
 
@@ -420,7 +432,7 @@ class Store:
                 if _abandoned(game[6]):
                     return
                 raise NotSaved("This game has ended with its result, which stays: it cannot be ended without one.")
-            outcome = Outcome((), ABANDONED).to_json()
+            outcome = Outcome((), ABANDONED).to_stored()
             update_game(db, game, outcome=outcome, finished_at=now, version=game[9] + 1)
             tally.keep(db, game[1], written=self._tallied)
             tally.keep_wins(db, game[1], game[6], outcome, version=game[9] + 1)
@@ -603,7 +615,7 @@ class Store:
         # The page's ids first: sorting only ids, not whole rows, keeps a page cheap with thousands of games.
         where = f"WHERE id IN (SELECT id FROM games WHERE {_FINISHED} {page}) {order}"
         # The SQL leaves abandoned games out too; the checked row has the last word.
-        found = self._guarded(lambda: [g for g in self._games(where) if (g.outcome or {}).get("reason") != ABANDONED])
+        found = self._guarded(lambda: [g for g in self._games(where) if not _abandoned_record(g.outcome)])
         return found or []
 
     def past(self, limit: int | None = 50, offset: int = 0) -> list[GameRecord]:

@@ -120,7 +120,7 @@ def test_every_step_of_the_story_is_the_live_game_after_that_many_live_moves(tmp
     assert told.final_view == json_of(session.public_view()) == json_of(played.public[-1])
     assert (told.id, told.game, told.title) == (session.game_id, session.game.name, session.game.title)
     assert told.players == session.options.names and told.settings == dict(session.options.settings)
-    assert told.outcome == (session.outcome.to_json() if session.outcome else None)
+    assert told.outcome == (session.outcome.to_stored() if session.outcome else None)
     if told.finished:
         assert told.revealed == {p: session.private_view(p) for p in session.options.names}
     else:

@@ -106,7 +106,7 @@ def prefix_problems(store: Store, pristine: dict[str, Any], ids: list[int]) -> t
         if k == len(old_rows):
             if result != (old_record.finished_at, old_record.outcome):
                 problems.append(f"game {gid} kept all its moves but not its result ({_short(record.outcome)})")
-        elif record.outcome is not None and record.outcome != (replayed.to_json() if replayed else None):
+        elif record.outcome is not None and record.outcome != (replayed.to_stored() if replayed else None):
             if record.outcome.get("reason") != "abandoned" and result != (old_record.finished_at, old_record.outcome):
                 problems.append(f"game {gid} cut to {k} moves records {_short(record.outcome)}")
             else:

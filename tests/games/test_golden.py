@@ -208,7 +208,7 @@ def test_golden_script_through_a_session_on_a_real_store(path: Path, tmp_path: P
         # The result and the game's length are in the history.
         record = store.game(live.game_id)
         assert record is not None
-        assert record.outcome == outcome
+        assert record.outcome == {**outcome, "termination": live.outcome.termination.value}
         assert record.finished_at is not None
     # The stored log, read back from the file, folds to the very same game, without rolling a die.
     with Store.open(tmp_path / "games.db") as again:

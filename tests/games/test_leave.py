@@ -75,7 +75,7 @@ def test_two_players_the_other_wins_with_reason_left(name: str, store: Store) ->
     assert session.current_player is None and session.legal_actions("Ann") == []
     # The history holds it: the stored outcome is the one the wins count.
     record = store.game(session.game_id)
-    assert record is not None and record.outcome == outcome.to_json() and record.finished_at is not None
+    assert record is not None and record.outcome == outcome.to_stored() and record.finished_at is not None
     # A leave is public, as it is.
     assert session.public_event(session.events[-1]) == {"type": "player_left", "player": "Bo"}
 

@@ -182,4 +182,4 @@ def test_random_whole_games_end_with_one_player_standing(seats):
     outcome = session.outcome
     assert outcome is not None
     assert len(session.state.out) == seats - 1
-    assert store.game(session.game_id).outcome == outcome.to_json()
+    assert store.game(session.game_id).outcome == outcome.to_stored()

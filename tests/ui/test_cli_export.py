@@ -64,7 +64,7 @@ def test_every_golden_game_exports_its_public_record(tmp_path, capsys, script):
         assert stored["events"] == [session.public_event(e) for e in move.events]
         assert stored["at"].startswith("2023-11-")  # the session's clock
     outcome = session.outcome
-    assert record["outcome"] == (outcome.to_json() if outcome else None)
+    assert record["outcome"] == (outcome.to_stored() if outcome else None)
     assert (record["finished_at"] is None) == (outcome is None)
     assert record["final_view"] == json.loads(json.dumps(session.public_view()))
     assert ("revealed" in record) == (outcome is not None)

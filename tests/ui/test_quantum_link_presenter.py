@@ -33,7 +33,7 @@ def shown(played: Session, selection: Selection | None = None, **kwargs: Any) ->
     """What the screen shows, asked the way the screen asks."""
     turn = played.current_player
     legal = played.legal_actions(turn) if turn else []
-    return present(played.public_view(), legal, selection or Selection(), **kwargs)
+    return present(played.view(), legal, selection or Selection(), **kwargs)
 
 
 def golden(name: str) -> list[dict[str, Any]]:
@@ -151,8 +151,8 @@ def test_the_rules_example_says_which_die_to_cover_and_rings_it() -> None:
 
 
 def test_many_covers_at_once_point_at_the_board() -> None:
-    view = session().public_view()
-    view = {**view, "just_covered": [[0, 0], [1, 0], [2, 0], [3, 0]], "news": "Cover a long list of dice."}
+    view = session().view()
+    view = replace(view, just_covered=((0, 0), (1, 0), (2, 0), (3, 0)), news="Cover a long list of dice.")
     now = present(view, [])
     assert now.info == "Cover the 4 dice ringed in orange on the table too."
     assert now.info_is_news

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from companion.game import Options
+from companion.game import TIE, Options, Outcome
 from companion.games.quark.rules import Annihilate, Correct, Create, Decay, DiscardDraw, Draw, EndTurn, Transform
 from companion.session import Session
 from companion.store import Store
@@ -27,7 +28,7 @@ def session(*players: str) -> Session:
 
 
 def shown(game: Session) -> presenter.QuarkShown:
-    return presenter.present(game.public_view(), COLOURS)
+    return presenter.present(game.view(), COLOURS)
 
 
 # -- the live table --------------------------------------------------------------------------------------
@@ -72,13 +73,13 @@ def test_the_warning_says_the_end_the_hand_limit_and_the_notice() -> None:
     game = session()
     for action in actions_of("quark-4p-lithium.jsonl")[:-1]:
         game.act(action)
-    view = game.public_view()
+    view = game.view()
     now = presenter.present(view)
-    assert now.warning.startswith(view["end"]["sentence"])
+    assert view.end is not None and now.warning.startswith(view.end.sentence)
     assert "the end is triggered" in now.warning
-    assert view["notice"] in now.warning
+    assert view.notice in now.warning
     game.act(presenter.Correction(now.player, "hand", 9).action())
-    assert "discard 2 down to 7 at the end of the turn" in presenter.present(game.public_view()).warning
+    assert "discard 2 down to 7 at the end of the turn" in presenter.present(game.view()).warning
 
 
 def test_the_bank_says_when_it_is_empty() -> None:
@@ -125,8 +126,7 @@ def test_atoms_from_the_config_file_say_so() -> None:
     game = Session.start(
         Store.in_memory(), "quark", Options.for_names("Ann", "Bo", atoms={"Helium": [2, 2, 2, 45]}), clock=lambda: 0.0
     )
-    view = game.public_view()
-    view["over"], view["outcome"] = True, {"winners": [], "reason": "tie", "detail": ""}
+    view = replace(game.view(), over=True, outcome=Outcome((), TIE))
     helium = next(line for line in presenter.present(view).atoms if line.text.startswith("Helium"))
     assert (helium.note, helium.note_tone) == ("(from your config file)", "")
 

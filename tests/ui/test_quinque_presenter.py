@@ -5,10 +5,12 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
 from companion.games.quinque.rules import Add, Mark, Move, QuinqueState, Skip, destinations
+from companion.games.quinque.views import Skydivers
 from tests.support.quinque import ANN, BO, GAME, act, add, board, mark, new_game, play, skip
 from ui.presenters.quinque import CellShown, QuinqueShown, present
 
@@ -19,7 +21,7 @@ def shown_for(state: QuinqueState, chosen: tuple[int, int] | None = None, colour
     """What the screen shows for `state`, as the screen asks: the view, the legal actions, the outcome."""
     player = GAME.current_player(state)
     legal = GAME.legal_actions(state, player) if player else []
-    return present(GAME.public_view(state), legal, chosen=chosen, outcome=GAME.outcome(state), colours=colours)
+    return present(GAME.view(state), legal, chosen=chosen, outcome=GAME.outcome(state), colours=colours)
 
 
 def cells(shown: QuinqueShown, kind: str) -> dict[tuple[int, int], CellShown]:
@@ -261,10 +263,10 @@ def test_the_grid_covers_every_cell():
 
 
 def test_alike_initials_take_two_letters():
-    view = GAME.public_view(board("AB..", "....", turn=ANN, step="mark"))
-    view["players"] = [dict(p, name=n) for p, n in zip(view["players"], ["Bo", "Ben"], strict=True)]
-    view["tiles"][0]["skydivers"] = {"nw": "Bo", "ne": "Ben", "sw": None, "se": None}
-    view["current"] = "Bo"
+    view = GAME.view(board("AB..", "....", turn=ANN, step="mark"))
+    players = tuple(replace(p, name=n) for p, n in zip(view.players, ["Bo", "Ben"], strict=True))
+    tile = replace(view.tiles[0], skydivers=Skydivers("Bo", "Ben", None, None))
+    view = replace(view, players=players, tiles=(tile, *view.tiles[1:]), current="Bo")
     shown = present(view, [])
     assert [s.initial for s in cells(shown, "tile")[(0, 0)].skydivers[:2]] == ["Bo", "Be"]
 

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Literal
 
-from companion.game import Action, ChooseFirst, View
+from companion.game import Action, ChooseFirst
 from companion.games.quantum_link.rules import Pass, Place
+from companion.games.quantum_link.views import CellSeen, DieSeen, PlayerSeen, QuantumLinkView
 
 Cell = tuple[int, int]
 Mode = Literal["play", "pick", "over"]
@@ -108,7 +109,7 @@ class QuantumLinkShown:
 
 
 def present(
-    view: View,
+    view: QuantumLinkView,
     legal: Sequence[Action],
     selection: Selection = Selection(),
     *,
@@ -125,12 +126,13 @@ def present(
         selection = replace(selection, cell=None)  # filled meanwhile, or the game is over
     colours = player_colours(view, spare_colours)
     marks = player_marks(view)
-    entries = {_cell(entry["cell"]): entry for entry in view["cells"]}
-    if selection.looking_at is not None and (entries.get(selection.looking_at) or {}).get("die") is None:
+    entries = {entry.cell: entry for entry in view.cells}
+    looked_at = entries.get(selection.looking_at) if selection.looking_at is not None else None
+    if selection.looking_at is not None and (looked_at is None or looked_at.die is None):
         selection = replace(selection, looking_at=None)
-    turn: str | None = view["turn"]
-    just = {_cell(c) for c in view["just_covered"]}
-    last = _cell(view["last_placed"]) if view["last_placed"] else None
+    turn = view.turn
+    just = set(view.just_covered)
+    last = view.last_placed
 
     def outline(cell: Cell) -> Outline:
         if cell == selection.cell:
@@ -140,32 +142,32 @@ def present(
         return "last" if cell == last else ""
 
     hexes = tuple(
-        HexShown(cell, entry["name"], _die(entry["die"], colours, marks, selection.show_dead), outline(cell))
+        HexShown(cell, entry.name, _die(entry.die, colours, marks, selection.show_dead), outline(cell))
         for cell, entry in entries.items()
     )
     info, info_is_news = _info(view, entries, selection)
-    result = view["result"]
-    opener = view["rematch"]["opener"] if view["rematch"] else None
+    result = view.result
+    opener = view.rematch.opener if view.rematch else None
     return QuantumLinkShown(
-        mode="over" if view["over"] else ("pick" if selection.cell else "play"),
-        radius=view["radius"],
+        mode="over" if view.over else ("pick" if selection.cell else "play"),
+        radius=view.radius,
         hexes=hexes,
-        players=tuple(_player(p, colours[p["name"]], marks[p["name"]], turn) for p in view["players"]),
+        players=tuple(_player(p, colours[p.name], marks[p.name], turn) for p in view.players),
         turn=turn,
         turn_colour=colours[turn] if turn else None,
         info=info,
         info_is_news=info_is_news,
         prompt=(
-            f"{turn}'s die at {entries[selection.cell]['name']}: which face is up?" if selection.cell and turn else ""
+            f"{turn}'s die at {entries[selection.cell].name}: which face is up?" if selection.cell and turn else ""
         ),
         pass_text=f"{turn} passes" if turn else "Pass",
         pass_action=pass_action,
-        pass_ends_game=pass_action is not None and view["passes"] >= 1,
-        dead_count=sum(1 for e in entries.values() if e["die"] and e["die"]["dead"] and not e["die"]["covered"]),
+        pass_ends_game=pass_action is not None and view.passes >= 1,
+        dead_count=sum(1 for e in entries.values() if e.die and e.die.dead and not e.die.covered),
         show_dead=selection.show_dead,
-        result_text=result["detail"] if result else "",
+        result_text=result.detail if result else "",
         rematch_text=f"New game, {opener} opens" if opener else "",
-        rematch=ChooseFirst(opener, chosen_by=view["opener"], how="table") if opener else None,
+        rematch=ChooseFirst(opener, chosen_by=view.opener, how="table") if opener else None,
         selection=selection,
         open_cells=open_cells,
     )
@@ -198,18 +200,18 @@ def place(shown: QuantumLinkShown, face: int) -> Place | None:
 # -- the parts ---------------------------------------------------------------------------------
 
 
-def player_colours(view: View, spare_colours: Sequence[str] = ()) -> dict[str, str]:
+def player_colours(view: QuantumLinkView, spare_colours: Sequence[str] = ()) -> dict[str, str]:
     """Each player's colour on the board, by name: their own, unless both chose the same one."""
-    first, second = view["players"]
-    colours = [first["colour"], second["colour"]]
+    first, second = view.players
+    colours = [first.colour, second.colour]
     if colours[0].lower() == colours[1].lower():
         colours[1] = next((c for c in spare_colours if c.lower() != colours[0].lower()), colours[1])
-    return {first["name"]: colours[0], second["name"]: colours[1]}
+    return {first.name: colours[0], second.name: colours[1]}
 
 
-def player_marks(view: View) -> dict[str, str]:
+def player_marks(view: QuantumLinkView) -> dict[str, str]:
     """The mark each player's dice wear: their initial, or their seat number when both names start alike."""
-    names = [p["name"] for p in view["players"]]
+    names = [p.name for p in view.players]
     firsts = [name[:1].upper() for name in names]
     if len(set(firsts)) == len(firsts):
         return dict(zip(names, firsts, strict=True))
@@ -225,46 +227,41 @@ def pass_question(shown: QuantumLinkShown) -> str:
     )
 
 
-def describe(entry: Mapping[str, Any]) -> str:
+def describe(entry: CellSeen) -> str:
     """What the die on a hex is doing, e.g. "E5: Ann's 4, 0 friendly neighbours, not scoring now."."""
-    die = entry["die"]
-    doing = "covered" if die["covered"] else ("scoring now" if die["scoring"] else "not scoring now")
-    n = die["friends"]
-    return f"{entry['name']}: {die['player']}'s {die['face']}, {n} friendly neighbour{'s' if n != 1 else ''}, {doing}."
+    die = entry.die
+    if die is None:
+        return f"{entry.name}: empty."
+    doing = "covered" if die.covered else ("scoring now" if die.scoring else "not scoring now")
+    n = die.friends
+    return f"{entry.name}: {die.player}'s {die.face}, {n} friendly neighbour{'s' if n != 1 else ''}, {doing}."
 
 
-def _info(view: View, entries: Mapping[Cell, Mapping[str, Any]], selection: Selection) -> tuple[str, bool]:
+def _info(view: QuantumLinkView, entries: Mapping[Cell, CellSeen], selection: Selection) -> tuple[str, bool]:
     if selection.looking_at is not None:
         return describe(entries[selection.looking_at]), False
-    covered_now = len(view["just_covered"])
+    covered_now = len(view.just_covered)
     if covered_now > MANY_COVERS:
         return f"Cover the {covered_now} dice ringed in orange on the table too.", True
-    if view["news"]:
-        return str(view["news"]), True
-    return ("", False) if view["over"] else (HINT, False)
+    if view.news:
+        return view.news, True
+    return ("", False) if view.over else (HINT, False)
 
 
-def _die(
-    die: Mapping[str, Any] | None, colours: Mapping[str, str], marks: Mapping[str, str], show_dead: bool
-) -> DieShown | None:
+def _die(die: DieSeen | None, colours: Mapping[str, str], marks: Mapping[str, str], show_dead: bool) -> DieShown | None:
     if die is None:
         return None
-    crossed_out = show_dead and die["dead"] and not die["covered"]
-    player = die["player"]
-    return DieShown(die["face"], colours[player], die["covered"], die["scoring"], crossed_out, marks[player])
+    crossed_out = show_dead and die.dead and not die.covered
+    return DieShown(die.face, colours[die.player], die.covered, die.scoring, crossed_out, marks[die.player])
 
 
-def _player(player: Mapping[str, Any], colour: str, mark: str, turn: str | None) -> PlayerShown:
-    covered = f", {player['covered']} covered" if player["covered"] else ""
+def _player(player: PlayerSeen, colour: str, mark: str, turn: str | None) -> PlayerShown:
+    covered = f", {player.covered} covered" if player.covered else ""
     return PlayerShown(
-        name=player["name"],
+        name=player.name,
         colour=colour,
-        score=str(player["score"]),
-        detail=f"{player['dice_left']} dice left{covered}",
-        active=player["name"] == turn,
+        score=str(player.score),
+        detail=f"{player.dice_left} dice left{covered}",
+        active=player.name == turn,
         mark=mark,
     )
-
-
-def _cell(value: Sequence[int]) -> Cell:
-    return (value[0], value[1])

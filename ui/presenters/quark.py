@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from companion.game import TIE, View
+from companion.game import TIE
 from companion.games.quark import views
 from companion.games.quark.rules import (
     Annihilate,
@@ -31,6 +31,7 @@ from companion.games.quark.rules import (
     Transform,
     plural,
 )
+from companion.games.quark.scoring import Atom
 from companion.games.quark.state import (
     COUNTER_WORDS,
     DECKS,
@@ -43,10 +44,15 @@ from companion.games.quark.state import (
     TABLE_COUNTERS,
     Source,
 )
+from companion.games.quark.views import PlayerSeen, QuarkView, ScoreSeen
 from ui.presenters import on_screen
 
 if TYPE_CHECKING:
+    from companion.games.quark.state import QuarkState
+    from companion.games.quark.views import QuarkOwnView
     from companion.session import Session
+
+    QuarkSession = Session[QuarkState, QuarkView, QuarkOwnView]
 
 
 # -- the live table and the scores ---------------------------------------------------------------
@@ -149,34 +155,34 @@ class QuarkShown:
         return self.ranks[1:]
 
 
-def present(view: View, colours: Mapping[str, str] | None = None) -> QuarkShown:
+def present(view: QuarkView, colours: Mapping[str, str] | None = None) -> QuarkShown:
     """The public `view` as the screen shows it; `colours` are the players' own, by name."""
     colours = colours or {}
     # A game ended by players leaving may still name whose turn it was: once over, nobody's.
-    current = "" if view["over"] else view["current"] or ""
-    me = next((p for p in view["players"] if p["name"] == current), None)
-    bank, decks = view["bank"], view["decks"]
-    supplies = f"Bank: {bank['energy']} energy · {bank['protons']} protons · {bank['neutrons']} neutrons"
-    if view["bank_empty"]:
+    current = "" if view.over else view.current or ""
+    me = next((p for p in view.players if p.name == current), None)
+    bank, decks = view.bank, view.decks
+    supplies = f"Bank: {bank.energy} energy · {bank.protons} protons · {bank.neutrons} neutrons"
+    if view.bank_empty:
         supplies += "  (the energy bank is empty)"
-    warnings = [view["end"]["sentence"]] if view["end"] else []
-    warnings += [text for text in (view["reminder"], view["notice"]) if text]
-    energy = view["annihilation_energy"]
+    warnings = [view.end.sentence] if view.end else []
+    warnings += [text for text in (view.reminder, view.notice) if text]
+    energy = view.annihilation_energy
     shown = QuarkShown(
-        over=bool(view["over"]),
+        over=view.over,
         player=current,
-        actions_left=int(view["actions_left"]),
-        turn_text=_turn_text(current, int(view["actions_left"])),
+        actions_left=view.actions_left,
+        turn_text=_turn_text(current, view.actions_left),
         warning="  ".join(warnings),
         supplies=supplies,
-        decks=";  ".join(deck_words(name, decks[name]["deck"], decks[name]["row"]) for name in DECKS),
-        rows=tuple(_row(p, colours.get(p["name"]), p["name"] == current) for p in view["players"]),
-        quark_deck=int(decks["quark"]["deck"]),
-        quark_row=int(decks["quark"]["row"]),
-        hand=int(me["hand"]) if me else 0,
-        decayed=int(me["decayed"]) if me else 0,
-        ranks=tuple(view["ranks"]),
-        rank_choices=tuple(RankChoice(r, f"{r.upper()}   +{energy[r]} energy") for r in view["ranks"]),
+        decks=";  ".join(deck_words(name, decks[name].deck, decks[name].row) for name in DECKS),
+        rows=tuple(_row(p, colours.get(p.name), p.name == current) for p in view.players),
+        quark_deck=decks["quark"].deck,
+        quark_row=decks["quark"].row,
+        hand=me.hand if me else 0,
+        decayed=me.decayed if me else 0,
+        ranks=view.ranks,
+        rank_choices=tuple(RankChoice(r, f"{r.upper()}   +{energy[r]} energy") for r in view.ranks),
         counts=_counts(view),
     )
     if not shown.over:
@@ -189,13 +195,19 @@ def deck_words(name: str, deck: int, row: int) -> str:
     return f"{name.capitalize()} deck {deck} · {row} face up"
 
 
-def _counts(view: View) -> dict[str, dict[str, int]]:
-    """Every counter a correction may set, as the view has it: each player still in's, then the table's."""
+def _counts(view: QuarkView) -> dict[str, dict[str, int]]:
+    """Every counter a correction may set, as the view has it: each player still in's, then the table's.
+
+    A counter is named as the `Correct` action names it, which is the view's field (``"particle_points"``) or
+    a deck's and its place (``"quark_row"``).
+    """
     counts: dict[str, dict[str, int]] = {
-        p["name"]: {counter: int(p[counter]) for counter in PLAYER_COUNTERS} for p in view["players"] if not p["gone"]
+        p.name: {counter: int(getattr(p, counter)) for counter in PLAYER_COUNTERS} for p in view.players if not p.gone
     }
-    decks = view["decks"]
-    counts[TABLE] = {counter: int(decks[counter.split("_")[0]][counter.split("_")[1]]) for counter in TABLE_COUNTERS}
+    decks = view.decks
+    counts[TABLE] = {
+        counter: int(getattr(decks[counter.split("_")[0]], counter.split("_")[1])) for counter in TABLE_COUNTERS
+    }
     return counts
 
 
@@ -208,61 +220,59 @@ def _turn_text(current: str, left: int) -> str:
     return f"{current}: both actions taken, end the turn"
 
 
-def _row(player: Mapping[str, Any], colour: str | None, current: bool) -> PlayerRow:
-    decayed = int(player["decayed"])
+def _row(player: PlayerSeen, colour: str | None, current: bool) -> PlayerRow:
+    decayed = player.decayed
     return PlayerRow(
-        name=player["name"],
+        name=player.name,
         colour=colour,
-        energy=str(player["energy"]),
-        protons=str(player["protons"]),
-        neutrons=str(player["neutrons"]),
-        particles=str(player["particle_points"]),
-        hand=str(player["hand"]),
+        energy=str(player.energy),
+        protons=str(player.protons),
+        neutrons=str(player.neutrons),
+        particles=str(player.particle_points),
+        hand=str(player.hand),
         decayed=f"+{decayed} decayed" if decayed else "",
-        score="left" if player["gone"] else str(player["score_now"]),
-        atom="" if player["gone"] else player["atom_now"] or "",
+        score="left" if player.gone else str(player.score_now),
+        atom="" if player.gone else player.atom_now or "",
         current=current,
-        gone=bool(player["gone"]),
+        gone=player.gone,
     )
 
 
-def _with_scores(shown: QuarkShown, view: View, colours: Mapping[str, str]) -> QuarkShown:
-    outcome = view["outcome"] or {}
-    winners = set(outcome.get("winners", []))
-    detail = outcome.get("detail", "")
-    scores = tuple(
-        _score_row(entry, colours.get(entry["player"]), entry["player"] in winners) for entry in view["scores"]
-    )
+def _with_scores(shown: QuarkShown, view: QuarkView, colours: Mapping[str, str]) -> QuarkShown:
+    outcome = view.outcome
+    winners = set(outcome.winners) if outcome else set()
+    detail = outcome.detail if outcome else ""
+    scores = tuple(_score_row(entry, colours.get(entry.player), entry.player in winners) for entry in view.scores)
     return replace(
         shown,
-        verdict=f"A tie: {detail}" if outcome.get("reason") == TIE else detail,
+        verdict=f"A tie: {detail}" if outcome is not None and outcome.termination is TIE else detail,
         scores=scores,
-        atoms=tuple(_atom_line(atom) for atom in view["atoms"]),
+        atoms=tuple(_atom_line(atom) for atom in view.atoms),
     )
 
 
-def _score_row(entry: Mapping[str, Any], colour: str | None, winner: bool) -> ScoreRow:
-    if entry["left"]:  # a player who left is listed, never scored
-        return ScoreRow(name=entry["player"], colour=colour, particles="", atom="left", leftover="", total="–")
+def _score_row(entry: ScoreSeen, colour: str | None, winner: bool) -> ScoreRow:
+    if entry.left:  # a player who left is listed, never scored
+        return ScoreRow(name=entry.player, colour=colour, particles="", atom="left", leftover="", total="–")
     return ScoreRow(
-        name=entry["player"],
+        name=entry.player,
         colour=colour,
-        particles=str(entry["particle_points"]),
-        atom=f"{entry['atom']['name']} {entry['atom']['points']}" if entry["atom"] else "no atom",
-        leftover=str(entry["leftover_energy"]),
-        total=str(entry["total"]),
+        particles=str(entry.particle_points),
+        atom=f"{entry.atom.name} {entry.atom.points}" if entry.atom else "no atom",
+        leftover=str(entry.leftover_energy),
+        total=str(entry.total),
         winner=winner,
     )
 
 
-def _atom_line(atom: Mapping[str, Any]) -> AtomLine:
+def _atom_line(atom: Atom) -> AtomLine:
     text = (
-        f"{atom['name']} ({plural(atom['protons'], 'proton')}, {plural(atom['neutrons'], 'neutron')}, "
-        f"{atom['electrons']} energy): {atom['points']} points"
+        f"{atom.name} ({plural(atom.protons, 'proton')}, {plural(atom.neutrons, 'neutron')}, "
+        f"{atom.electrons} energy): {atom.points} points"
     )
-    if atom["points_from"] == "default":
+    if atom.points_from == "default":
         return AtomLine(text, "(our default: set it from your Atom cards)", "warn")
-    if atom["points_from"] == "config":
+    if atom.points_from == "config":
         return AtomLine(text, "(from your config file)")
     return AtomLine(text)
 
@@ -335,7 +345,7 @@ CHOOSE_A_PARTICLE = Preview("Choose what to create.", False)
 TRANSFORM_BOTH_ENDS = Preview("A transformation needs a card to turn (from) and what it becomes (to).", False)
 
 
-def preview_creation(session: Session, player: str, creation: Creation) -> Preview:
+def preview_creation(session: QuarkSession, player: str, creation: Creation) -> Preview:
     """The rules' answer before the player confirms: the refusal, or what the creation does and costs."""
     if creation.particle not in PARTICLES:
         return CHOOSE_A_PARTICLE
@@ -428,7 +438,7 @@ def choose(shown: QuarkShown, whose: str, counter: str) -> Correction:
     return Correction(whose, counter, int(shown.counts.get(whose, {}).get(counter, 0)))
 
 
-def preview_correction(session: Session, shown: QuarkShown, correction: Correction) -> Preview:
+def preview_correction(session: QuarkSession, shown: QuarkShown, correction: Correction) -> Preview:
     """The rules' answer before the table saves it: the refusal, or the correction as the log will say it."""
     was = shown.counts.get(correction.whose, {}).get(correction.counter)
     if was is None:

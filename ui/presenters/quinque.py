@@ -15,14 +15,14 @@ afterwards. What may be done comes from the legal actions, never from words.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
-from companion.game import Action, Outcome, View
+from companion.game import Action, Outcome
 from companion.games.quinque.board import CORNERS, Corner, Pos
 from companion.games.quinque.rules import Add, Mark, Move, Skip
-from companion.games.quinque.views import how_tiles_move
+from companion.games.quinque.views import QuinqueView, Skydivers, how_tiles_move
 
 CellKind = Literal["tile", "open", "space"]
 """A placed tile; a faint space where a tile may be added (with four skydivers to tap); an empty space."""
@@ -138,7 +138,7 @@ class QuinqueShown:
 
 
 def present(
-    view: View,
+    view: QuinqueView,
     legal: Sequence[Action],
     *,
     chosen: Pos | None = None,
@@ -150,7 +150,7 @@ def present(
     `colours` are the players' own colours in seat order; when two are alike
     the seats' theme colours are shown instead, so parachutes stay apart.
     """
-    names = [p["name"] for p in view["players"]]
+    names = [p.name for p in view.players]
     seats = {name: i for i, name in enumerate(names)}
     initials = _initials(names)
     moves: dict[Pos, set[Pos]] = {}
@@ -161,33 +161,33 @@ def present(
     if chosen not in moves:
         chosen = None  # the tile may not move any more (undo, the turn passed): let it go
     lit = moves.get(chosen, set()) if chosen is not None else set()
-    line = {_pos(p) for p in view["line"]}
+    line = set(view.line)
 
-    def skydivers(at: Pos, owners: Mapping[str, Any]) -> tuple[SkydiverShown, ...]:
+    def skydivers(at: Pos, owners: Skydivers | None) -> tuple[SkydiverShown, ...]:
         shown = []
         for i, corner in enumerate(CORNERS):
-            owner = owners.get(corner)
+            owner = owners.at(corner) if owners is not None else None
             skydiver = (2 * at[0] + i % 2, 2 * at[1] + i // 2)
             seat = seats.get(owner) if owner else None
             shown.append(SkydiverShown(corner, seat, initials.get(owner, "") if owner else "", skydiver in line))
         return tuple(shown)
 
-    tiles = {_pos(t["at"]): t for t in view["tiles"]}
+    tiles = {t.at: t for t in view.tiles}
     cells: list[CellShown] = []
-    if (view["step"] == "move" or chosen is not None) and tiles:  # a tile chosen before the mark moves first
+    if (view.step == "move" or chosen is not None) and tiles:  # a tile chosen before the mark moves first
         around = {(c + dc, r + dr) for c, r in tiles for dc in (-1, 0, 1) for dr in (-1, 0, 1)}
         cells += [CellShown(at, "space", lit=at in lit) for at in sorted(around - set(tiles), key=_row_major)]
-    cells += [CellShown(at, "open", skydivers(at, {})) for at in opens if chosen is None]
+    cells += [CellShown(at, "open", skydivers(at, None)) for at in opens if chosen is None]
     for at, tile in tiles.items():
         cells.append(
             CellShown(
                 at,
                 "tile",
-                skydivers(at, tile["skydivers"]),
+                skydivers(at, tile.skydivers),
                 chosen=at == chosen,
                 movable=at in moves,
                 outlined=at in moves and chosen is None,
-                stays=tile["stays"],
+                stays=tile.stays,
             )
         )
     spread = [c.at for c in cells] or [(0, 0)]
@@ -197,10 +197,10 @@ def present(
         cells=tuple(cells),
         players=_players(view, colours),
         hint=_hint(view, chosen, bool(moves), bool(opens), outcome),
-        note=how_tiles_move(bool(view["advanced"])),
+        note=how_tiles_move(view.advanced),
         can_skip=any(isinstance(a, Skip) for a in legal),
-        player=view["current"],
-        step=view["step"],
+        player=view.current,
+        step=view.step,
         chosen=chosen,
         line_ends=(ends[0], ends[-1]) if ends else None,
         left=left,
@@ -210,26 +210,26 @@ def present(
     )
 
 
-def _players(view: View, colours: Sequence[str]) -> tuple[PlayerShown, ...]:
-    distinct = len(colours) == len(view["players"]) and len(set(colours)) == len(colours)
+def _players(view: QuinqueView, colours: Sequence[str]) -> tuple[PlayerShown, ...]:
+    distinct = len(colours) == len(view.players) and len(set(colours)) == len(colours)
     return tuple(
         PlayerShown(
-            name=p["name"],
+            name=p.name,
             colour=colours[i] if distinct else None,
-            counts=f"{p['parachutes_left']} parachutes · {p['tiles_left']} tiles",
-            active=p["name"] == view["current"],
+            counts=f"{p.parachutes_left} parachutes · {p.tiles_left} tiles",
+            active=p.name == view.current,
         )
-        for i, p in enumerate(view["players"])
+        for i, p in enumerate(view.players)
     )
 
 
-def _hint(view: View, chosen: Pos | None, can_move: bool, can_add: bool, outcome: Outcome | None) -> str:
+def _hint(view: QuinqueView, chosen: Pos | None, can_move: bool, can_add: bool, outcome: Outcome | None) -> str:
     """One line telling the player on turn what their taps do now."""
-    if view["step"] == "over":
+    if view.step == "over":
         return outcome.detail if outcome is not None else ""
-    who = view["current"]
-    if view["step"] == "mark":
-        if not view["tiles"]:
+    who = view.current
+    if view.step == "mark":
+        if not view.tiles:
             return f"{who}: tap a skydiver on the first tile to place it with a parachute."
         if chosen is not None:
             return "Tap a lit space to move the tile there, or the tile again to let it go."
@@ -249,10 +249,6 @@ def _initials(names: Sequence[str]) -> dict[str, str]:
     if len(set(firsts)) == len(firsts):
         return dict(zip(names, firsts, strict=True))
     return {n: n[:2].title() for n in names}
-
-
-def _pos(value: Sequence[int]) -> Pos:
-    return (int(value[0]), int(value[1]))
 
 
 def _row_major(at: Pos) -> tuple[int, int]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion.dicestats import rolls_in
-from companion.game import LEFT, Action, View
+from companion.game import LEFT, Action
 from companion.games.quintet import views
 from companion.games.quintet.rules import (
     RULE7,
@@ -30,10 +30,12 @@ from companion.games.quintet.rules import (
     Capture,
     EndTurn,
     NoAllianceCaptures,
+    QuintetState,
     Roll,
     Safety,
     SetCircle,
 )
+from companion.games.quintet.views import QuintetOwnView, QuintetView
 from companion.session import Session
 from ui.presenters import on_screen
 
@@ -109,7 +111,7 @@ class QuintetShown:
 class QuintetPresenter:
     """The Quintet screen's logic over one session: what it shows, and the circle being tapped."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session[QuintetState, QuintetView, QuintetOwnView]) -> None:
         self.session = session
         self.picked: tuple[str, ...] = ()  # the capturing order tapped so far (while the circle is set)
 
@@ -117,20 +119,20 @@ class QuintetPresenter:
 
     def show(self) -> QuintetShown:
         """What the screen shows now. A half-tapped circle is forgotten once the circle is no longer being set."""
-        view = self.session.public_view()
-        phase = view["phase"]
-        over = bool(view["over"])
+        view = self.session.view()
+        phase = view.phase
+        over = view.over
         if phase != "circle" or over:
             self.picked = ()
         # A finished game (also one ended by players leaving, whatever its phase) offers nothing to tap.
-        due = None if over else view["due_to_roll"]
+        due = None if over else view.due_to_roll
         dice = self.last_roll()
-        gone = set(view["gone"])
+        gone = set(view.gone)
         # A player who left is off the circle like one knocked out, and named apart.
         players = tuple(
-            PlayerShown(p["name"], p["colour"], p["tokens"], p["out"] or p["name"] in gone) for p in view["players"]
+            PlayerShown(p.name, p.colour, p.tokens, p.out or p.name in gone) for p in view.players
         )
-        out = [name for name in view["out"] if name not in gone]
+        out = [name for name in view.out if name not in gone]
         left = [p.name for p in players if p.name in gone]
         out_note = "  ·  ".join(
             part
@@ -140,15 +142,15 @@ class QuintetPresenter:
         return QuintetShown(
             phase=phase,
             news=on_screen(self.news()),
-            news_tone="warn" if view["extra_turn"] else "text",
-            roll_text="Game over" if over else _roll_words(phase, due, bool(view["extra_turn"])),
+            news_tone="warn" if view.extra_turn else "text",
+            roll_text="Game over" if over else _roll_words(phase, due, view.extra_turn),
             can_roll=due is not None,
             dice=dice,
             dice_text=f"{dice[0]} + {dice[1]} = {dice[0] + dice[1]}" if dice else "",
-            rolls=view["rolls"],
+            rolls=view.rolls,
             players=players,
-            circle=tuple(view["circle"]) or self.picked,
-            circle_closed=bool(view["circle"]),
+            circle=view.circle or self.picked,
+            circle_closed=bool(view.circle),
             highlighted=_highlighted(view),
             out_note=out_note,
             order_text=self._order_text(view) if not over else "",
@@ -170,39 +172,39 @@ class QuintetPresenter:
         moves = self.session.moves
         return views.news(moves[-1].events[-1] if moves else None, self.session.state)
 
-    def _note(self, view: View) -> str:
-        phase = view["phase"]
-        if phase == "over" or view["over"]:
+    def _note(self, view: QuintetView) -> str:
+        phase = view.phase
+        if phase == "over" or view.over:
             # How it ended in full; a game won by the others leaving is told by the news above alone.
-            outcome = view["outcome"] or {}
-            return "" if outcome.get("reason") == LEFT else on_screen(str(outcome.get("detail") or ""))
+            outcome = view.outcome
+            return "" if outcome is None or outcome.termination is LEFT else on_screen(outcome.detail)
         if phase == "opening":
-            rolls = [f"{r['player']} {r['total']}" for r in view["opening"]]
+            rolls = [f"{r.player} {r.total}" for r in view.opening]
             return "Opening roll, in seat order: the highest total plays first; on a tie, whoever rolled it first. " + (
                 "So far: " + "  ·  ".join(rolls) if rolls else ""
             )
         if phase == "circle":
-            return f"{view['first']}: tap the players in capturing order; each captures the next."
+            return f"{view.first}: tap the players in capturing order; each captures the next."
         if phase == "rolling_on":
-            entries = [f"{r['player']}: {r['dice'][0]} and {r['dice'][1]}" for r in view["rolled_on"]]
+            entries = [f"{r.player}: {r.dice[0]} and {r.dice[1]}" for r in view.rolled_on]
             return (
                 "Rolling on: a token on each space the dice name (a double: both on one space, a barricade). "
                 + "  ·  ".join(entries)
             )
         return ""
 
-    def _order_text(self, view: View) -> str:
-        if view["phase"] != "circle":
+    def _order_text(self, view: QuintetView) -> str:
+        if view.phase != "circle":
             return ""
         if not self.picked:
             return "Capturing order: tap who captures first."
         return on_screen("Capturing order so far: " + " → ".join(self.picked))
 
-    def _rows(self, view: View) -> tuple[tuple[ButtonShown, ...], ...]:
-        if view["phase"] == "circle":
+    def _rows(self, view: QuintetView) -> tuple[tuple[ButtonShown, ...], ...]:
+        if view.phase == "circle":
             return self._circle_rows(view)
-        current = view["current"]
-        if view["phase"] != "play" or current is None:
+        current = view.current
+        if view.phase != "play" or current is None:
             return ()
         legal = self.session.legal_actions(current)
         captures = [(_capture_words(a), a) for a in legal if isinstance(a, Capture | AllianceCapture)]
@@ -214,7 +216,7 @@ class QuintetPresenter:
             rows.append(tuple(turn))
         return tuple(rows)
 
-    def _circle_rows(self, view: View) -> tuple[tuple[ButtonShown, ...], ...]:
+    def _circle_rows(self, view: QuintetView) -> tuple[tuple[ButtonShown, ...], ...]:
         """One button per player in seat order, then Start over: every one keeps its slot after each tap.
 
         A player tapped already stays where they were, greyed and marked with their place in the order
@@ -252,9 +254,9 @@ class QuintetPresenter:
         The finished order is the action to send (and the taps are forgotten: a
         refused order is tapped again from the start).
         """
-        view = self.session.public_view()
+        view = self.session.view()
         players = _circle_players(view)
-        if view["phase"] != "circle" or view["over"] or name not in players or name in self.picked:
+        if view.phase != "circle" or view.over or name not in players or name in self.picked:
             return None
         picked = [*self.picked, name]
         left = [p for p in players if p not in picked]
@@ -270,18 +272,17 @@ class QuintetPresenter:
 # -- words ----------------------------------------------------------------------------------------
 
 
-def _circle_players(view: View) -> list[str]:
+def _circle_players(view: QuintetView) -> list[str]:
     """Who goes into the capturing circle: every seat but those who left."""
-    gone = set(view["gone"])
-    return [p["name"] for p in view["players"] if p["name"] not in gone]
+    return [p.name for p in view.players if p.name not in view.gone]
 
 
-def _highlighted(view: View) -> str:
+def _highlighted(view: QuintetView) -> str:
     """Whose disc is ringed: the player on turn, or once the game is over its winner (also one by leaving)."""
-    if view["over"]:
-        winners = (view["outcome"] or {}).get("winners") or [view["winner"] or ""]
-        return str(winners[0])
-    return str(view["current"] or "")
+    if view.outcome is not None:
+        winners = view.outcome.winners or (view.winner or "",)
+        return winners[0]
+    return view.current or ""
 
 
 def _roll_words(phase: str, due: str | None, extra_turn: bool) -> str:

@@ -298,7 +298,7 @@ class QuantumLinkScreen(GameScreen):
         assert self.view is not None
         turn = self.view["turn"]
         legal = self.session.legal_actions(turn) if turn else []
-        shown = presenter.present(self.view, legal, self.selection, spare_colours=theme.SEAT_COLOURS)
+        shown = presenter.present(self.session.view(), legal, self.selection, spare_colours=theme.SEAT_COLOURS)
         self.shown, self.selection = shown, shown.selection
         self.mode = shown.mode
         for card, player in zip((self.body.ids.card_0, self.body.ids.card_1), shown.players, strict=True):

@@ -307,7 +307,7 @@ class QuarkScreen(GameScreen):
 
     def render(self, view: View) -> None:
         colours = {player.name: player.colour for player in self.session.options.players}
-        shown = self.shown = presenter.present(view, colours)
+        shown = self.shown = presenter.present(self.session.view(), colours)  # typed: the presenter reads its fields
         body = self.body
         body.over = shown.over
         body.actions_left = shown.actions_left

@@ -149,7 +149,7 @@ class QuinqueScreen(GameScreen):
 
     def _present(self) -> None:
         self.shown = present(
-            self._view,
+            self.session.view(),  # typed: the presenter reads its fields
             self._legal,
             chosen=self.selected,
             outcome=self.session.outcome,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Final, Literal
 
 from companion.dice import Dice
@@ -78,7 +79,13 @@ def cell_name(cell: Cell) -> str:
 
 # -- how a game ends, and why a die is covered ---------------------------------------------
 
-HIGHEST_SCORE: Final = "highest score"
+class Ending(StrEnum):
+    """The game's own word for a win (`Outcome.reason`; a tie is `companion.game.TIE`)."""
+
+    HIGHEST_SCORE = "highest score"
+
+
+HIGHEST_SCORE: Final = Ending.HIGHEST_SCORE
 """The `Outcome.reason` of a game won on points (a tie is `companion.game.TIE`)."""
 
 SURROUNDED: Final = "surrounded"

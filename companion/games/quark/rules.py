@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Any, Final, Literal
 
 from companion.codec import key, optional
@@ -33,6 +34,7 @@ from companion.game import (
     UnknownEvent,
     require,
 )
+from companion.game import TurnEnded as EngineTurnEnded
 from companion.games.quark.scoring import can_build, end_atom_name, score
 from companion.games.quark.settings import QuarkSettings
 from companion.games.quark.state import (
@@ -75,7 +77,13 @@ from companion.games.quark.state import (
 
 # -- how a game ends ---------------------------------------------------------------------
 
-HIGHEST_SCORE: Final = "highest score"
+class Ending(StrEnum):
+    """The game's own word for a win (`Outcome.reason`; a tie is `companion.game.TIE`)."""
+
+    HIGHEST_SCORE = "highest score"
+
+
+HIGHEST_SCORE: Final = Ending.HIGHEST_SCORE
 """The `Outcome.reason` of a game won on points (a tie is `companion.game.TIE`)."""
 
 
@@ -295,14 +303,12 @@ class EndTriggered(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class TurnEnded(Event):
+class TurnEnded(EngineTurnEnded):
     """`player` ended the turn holding `hand` cards, `discarded` of them down to the limit; `next_player` plays."""
 
-    type = "turn_ended"
-    player: str
+    json_order = ("player", "hand", "discarded", "next_player")  # as Quark's turn_ended always read
     hand: int
     discarded: int
-    next_player: str = key("next")
 
 
 EVENTS = (Corrected, HandCounted, Drew, DiscardedAndDrew, Decayed, Annihilated, Created, EndTriggered, TurnEnded)
@@ -584,7 +590,7 @@ def _end_turn(state: QuarkState, action: EndTurn) -> list[Event]:
         if hand != seat.hand:
             events.append(HandCounted(player, seat.hand, hand))
     following = state.names[_next_in(state, state.current)]
-    events.append(TurnEnded(player, hand, discarded=max(0, hand - HAND_LIMIT), next_player=following))
+    events.append(TurnEnded(player, hand=hand, discarded=max(0, hand - HAND_LIMIT), next_player=following))
     return events
 
 

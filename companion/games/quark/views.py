@@ -8,12 +8,12 @@ end of the game, one event told as a sentence) are made here from them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
 
-from companion import codec
 from companion.engine import everything_public, told_first
-from companion.game import Event, FirstPlayerChosen, PlayerLeft, View
+from companion.game import Event, FirstPlayerChosen, GameView, PlayerLeft, addressed
 from companion.games.quark import FACTS
 from companion.games.quark.rules import (
     Annihilated,
@@ -37,6 +37,7 @@ from companion.games.quark.state import (
     RANKS,
     EndTrigger,
     QuarkState,
+    Rank,
     neighbours,
     rank_name,
     turns_left,
@@ -45,84 +46,161 @@ from companion.games.quark.state import (
 public_event = everything_public
 
 
-def public_view(state: QuarkState) -> View:
+@dataclass(frozen=True)
+class PlayerSeen:
+    """One player's counts, their score if the game ended now, and their neighbours (who share an annihilation)."""
+
+    name: str
+    energy: int
+    protons: int
+    neutrons: int
+    particle_points: int
+    particles: int
+    baryons: int
+    mesons: int
+    hand: int
+    decayed: int
+    turns: int
+    score_now: int | None  # None for a player who left
+    atom_now: str | None
+    neighbours: tuple[str, ...]
+    gone: bool
+
+
+@dataclass(frozen=True)
+class BankSeen:
+    """The tokens in the bank."""
+
+    energy: int
+    protons: int
+    neutrons: int
+
+
+@dataclass(frozen=True)
+class DeckSeen:
+    """One deck's cards that are no player's: face down, face up in its row, discarded, out with a player who left."""
+
+    deck: int
+    row: int
+    discard: int
+    out: int
+
+
+@dataclass(frozen=True)
+class ScoreSeen:
+    """One player's score as it stands; a player who left is listed as left, with no numbers (RULINGS)."""
+
+    player: str
+    left: bool
+    particle_points: int | None
+    atom: Atom | None
+    atom_points: int | None
+    leftover_energy: int | None
+    total: int | None
+
+
+@dataclass(frozen=True)
+class EndSeen:
+    """The end triggered: by whom, how, the sentence for it and the turns still to play."""
+
+    by: str
+    cause: str
+    sentence: str
+    turns_left: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class QuarkView(GameView):
+    """Everyone's counts, the bank, the decks, whose turn, the end and the scores. Quark keeps no secrets here."""
+
+    game: str
+    players: tuple[PlayerSeen, ...]
+    bank: BankSeen
+    bank_empty: bool
+    decks: Mapping[str, DeckSeen]  # by deck name (read-only)
+    discard: int
+    start_player: str
+    current: str | None
+    actions_left: int
+    end_atom: str
+    end: EndSeen | None
+    notice: str
+    reminder: str
+    ranks: tuple[Rank, ...]
+    annihilation_energy: Mapping[Rank, int]  # by rank (read-only)
+    atoms: tuple[Atom, ...]
+    scores: tuple[ScoreSeen, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class QuarkOwnView(QuarkView):
+    """The public view, addressed to a player."""
+
+    you: str
+
+
+def public_view(state: QuarkState) -> QuarkView:
     """Everyone's counts and score-if-it-ended-now, the bank, the decks, whose turn, the end and the scores."""
     scores = [None if s.gone else score(s, state.atoms) for s in state.seats]  # a player who left has none
-    return {
-        "game": FACTS.name,
-        "players": [
-            {
-                "name": s.name,
-                "energy": s.energy,
-                "protons": s.protons,
-                "neutrons": s.neutrons,
-                "particle_points": s.particle_points,
-                "particles": s.particles,
-                "baryons": s.baryons,
-                "mesons": s.mesons,
-                "hand": s.hand,
-                "decayed": s.decayed,
-                "turns": s.turns,
-                "score_now": sc.total if sc else None,
-                "atom_now": sc.atom.name if sc and sc.atom else None,
-                "neighbours": [] if s.gone else list(neighbours(state.names_in, state.names_in.index(s.name))),
-                "gone": s.gone,
-            }
+    return QuarkView(
+        game=FACTS.name,
+        players=tuple(
+            PlayerSeen(
+                name=s.name,
+                energy=s.energy,
+                protons=s.protons,
+                neutrons=s.neutrons,
+                particle_points=s.particle_points,
+                particles=s.particles,
+                baryons=s.baryons,
+                mesons=s.mesons,
+                hand=s.hand,
+                decayed=s.decayed,
+                turns=s.turns,
+                score_now=sc.total if sc else None,
+                atom_now=sc.atom.name if sc and sc.atom else None,
+                neighbours=() if s.gone else tuple(neighbours(state.names_in, state.names_in.index(s.name))),
+                gone=s.gone,
+            )
             for s, sc in zip(state.seats, scores, strict=True)
-        ],
-        "bank": {"energy": state.bank_energy, "protons": state.bank_protons, "neutrons": state.bank_neutrons},
-        "bank_empty": state.bank_energy == 0,
-        "decks": {d.name: {"deck": d.deck, "row": d.row, "discard": d.discard, "out": d.out} for d in state.decks},
-        "discard": state.discard,
-        "start_player": state.names[state.start],
-        "current": None if state.over else state.names[state.current],
-        "actions_left": 0 if state.over else state.actions_left,
-        "end_atom": end_atom_name(len(state.seats)),
-        "end": _end(state),
-        "over": state.over,
-        "notice": notice(state),
-        "reminder": reminder(state),
-        "ranks": list(RANKS),
-        "annihilation_energy": dict(ANNIHILATION_ENERGY),
-        "atoms": [codec.plain(a) for a in state.atoms],
-        "scores": [_score(sc) if sc else _left(s.name) for s, sc in zip(state.seats, scores, strict=True)],
-        "outcome": result.to_json() if (result := outcome(state)) else None,
-    }
+        ),
+        bank=BankSeen(state.bank_energy, state.bank_protons, state.bank_neutrons),
+        bank_empty=state.bank_energy == 0,
+        decks=MappingProxyType({d.name: DeckSeen(d.deck, d.row, d.discard, d.out) for d in state.decks}),
+        discard=state.discard,
+        start_player=state.names[state.start],
+        current=None if state.over else state.names[state.current],
+        actions_left=0 if state.over else state.actions_left,
+        end_atom=end_atom_name(len(state.seats)),
+        end=_end(state),
+        over=state.over,  # the engine's end overrides it, and the outcome (a player leaving ends the game too)
+        outcome=outcome(state),
+        notice=notice(state),
+        reminder=reminder(state),
+        ranks=tuple(RANKS),
+        annihilation_energy=MappingProxyType(dict(ANNIHILATION_ENERGY)),
+        atoms=tuple(state.atoms),
+        scores=tuple(_score(sc) if sc else _left(s.name) for s, sc in zip(state.seats, scores, strict=True)),
+    )
 
 
-def private_view(state: QuarkState, player: str) -> View:
+def private_view(state: QuarkState, player: str) -> QuarkOwnView:
     """The public view, addressed to `player`: Quark keeps no secrets in the companion."""
-    view = public_view(state)
-    view["you"] = player
-    return view
+    return addressed(public_view(state), QuarkOwnView, you=player)
 
 
-def _left(player: str) -> dict[str, Any]:
+def _left(player: str) -> ScoreSeen:
     """A player who left, in the scores: listed as left, never with a total (RULINGS)."""
-    return {
-        "player": player,
-        "left": True,
-        "particle_points": None,
-        "atom": None,
-        "atom_points": None,
-        "leftover_energy": None,
-        "total": None,
-    }
+    return ScoreSeen(player, True, None, None, None, None, None)
 
 
-def _score(entry: Score) -> dict[str, Any]:
-    return {
-        "player": entry.player,
-        "left": False,
-        "particle_points": entry.particle_points,
-        "atom": codec.plain(entry.atom) if entry.atom else None,
-        "atom_points": entry.atom_points,
-        "leftover_energy": entry.leftover_energy,
-        "total": entry.total,
-    }
+def _score(entry: Score) -> ScoreSeen:
+    return ScoreSeen(
+        entry.player, False, entry.particle_points, entry.atom, entry.atom_points, entry.leftover_energy, entry.total
+    )
 
 
-def _end(state: QuarkState) -> dict[str, Any] | None:
+def _end(state: QuarkState) -> EndSeen | None:
     if state.end is None:
         return None
     left = turns_left(state)
@@ -132,12 +210,9 @@ def _end(state: QuarkState) -> dict[str, Any] | None:
         then = f"This is the last turn ({left[0]})."
     else:
         then = f"{len(left)} turns left: {', '.join(left)}."
-    return {
-        "by": state.end.by,
-        "cause": state.end.cause,
-        "sentence": f"{end_sentence(state.end, state.atoms)}: the end is triggered. {then}",
-        "turns_left": list(left),
-    }
+    return EndSeen(
+        state.end.by, state.end.cause, f"{end_sentence(state.end, state.atoms)}: the end is triggered. {then}", left
+    )
 
 
 def end_sentence(end: EndTrigger | EndTriggered, atoms: Sequence[Atom] = DEFAULT_ATOMS) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from itertools import combinations
 
 from companion.codec import key, optional
@@ -28,6 +29,7 @@ from companion.game import (
     Outcome,
     RuleError,
     Seat,
+    TurnEnded,
     UnknownEvent,
     require,
 )
@@ -81,9 +83,17 @@ FIRST_SIGHT = "First Sight"
 MAX_TEXT = 60
 """The longest name of a space ("Gateway 2", "Line 2, next to Iris") an action may carry."""
 
-# Why a game ended: `Outcome.reason` (the words stored with a finished game).
-CAPTURED_LIGHT = "captured the rival's Light"
-LIGHT_ON_FIRST_SIGHT = "brought their Light to First Sight"
+
+
+class Ending(StrEnum):
+    """Why a game of Quin was won: `Outcome.reason` (the words stored with a finished game)."""
+
+    CAPTURED_LIGHT = "captured the rival's Light"
+    LIGHT_ON_FIRST_SIGHT = "brought their Light to First Sight"
+
+
+CAPTURED_LIGHT = Ending.CAPTURED_LIGHT
+LIGHT_ON_FIRST_SIGHT = Ending.LIGHT_ON_FIRST_SIGHT
 
 # The same two, as a `GameWon` event and the public view's outcome say them.
 WON_BY_CAPTURE = "captured_light"
@@ -455,15 +465,6 @@ class Passed(Event):
 
     type = "passed"
     player: str
-
-
-@dataclass(frozen=True, slots=True)
-class TurnEnded(Event):
-    """The turn passed to the rival."""
-
-    type = "turn_ended"
-    player: str
-    next_player: str = key("next")
 
 
 @dataclass(frozen=True, slots=True)

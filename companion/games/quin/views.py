@@ -15,7 +15,7 @@ from typing import Any
 
 from companion import codec
 from companion.engine import told_first, told_left
-from companion.game import Event, FirstPlayerChosen, PlayerLeft, UnknownEvent, View
+from companion.game import Event, FirstPlayerChosen, PlayerLeft, TurnEnded, UnknownEvent, View
 from companion.games.quin.pieces import ACCELERATED_MOVES, ARTIFICIAL_LIGHT, MEMORY, MOVES, TIME
 from companion.games.quin.rules import (
     WON_BY_CAPTURE,
@@ -35,7 +35,6 @@ from companion.games.quin.rules import (
     Resurrected,
     SetupFinished,
     TimeUsed,
-    TurnEnded,
     join_labels,
     outcome,
     players_in,

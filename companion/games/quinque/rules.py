@@ -12,6 +12,7 @@ parachutes at the end of a turn. The geometry lives in `board`.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Literal
 
 from companion.codec import key
@@ -26,6 +27,7 @@ from companion.game import (
     Outcome,
     RuleError,
     Seat,
+    TurnEnded,
     UnknownEvent,
     require,
 )
@@ -33,7 +35,14 @@ from companion.games.quinque import board
 from companion.games.quinque.board import CORNERS, Corner, Pos, Tile, where
 from companion.games.quinque.settings import QuinqueSettings
 
-FIVE_IN_A_ROW = "five in a row"
+
+class Ending(StrEnum):
+    """Quinque's own word for a win (`Outcome.reason`; a tie is `companion.game.TIE`)."""
+
+    FIVE_IN_A_ROW = "five in a row"
+
+
+FIVE_IN_A_ROW = Ending.FIVE_IN_A_ROW
 """The `Outcome.reason` of a win (a tie is `companion.game.TIE`)."""
 
 Step = Literal["mark", "move"]
@@ -171,15 +180,6 @@ class MoveSkipped(Event):
 
     type = "move_skipped"
     player: str
-
-
-@dataclass(frozen=True, slots=True)
-class TurnEnded(Event):
-    """`player`'s turn is over; `next_player` marks next."""
-
-    type = "turn_ended"
-    player: str
-    next_player: str = key("next")
 
 
 @dataclass(frozen=True, slots=True)

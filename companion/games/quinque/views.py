@@ -6,10 +6,13 @@ private view is the public one and every event is public as it is.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from companion.codec import key
 from companion.engine import everything_public, told_first, told_left
-from companion.game import Event, FirstPlayerChosen, PlayerLeft, UnknownEvent, View
+from companion.game import Event, FirstPlayerChosen, GameView, PlayerLeft, TurnEnded, UnknownEvent
 from companion.games.quinque import board
-from companion.games.quinque.board import CORNERS, Pos
+from companion.games.quinque.board import Corner, Pos
 from companion.games.quinque.rules import (
     LinedUp,
     MoveSkipped,
@@ -18,7 +21,6 @@ from companion.games.quinque.rules import (
     SkydiverMarked,
     TileAdded,
     TileMoved,
-    TurnEnded,
     current_player,
     destinations,
     may_add,
@@ -29,42 +31,102 @@ from companion.games.quinque.rules import (
 public_event = everything_public
 
 
-def public_view(state: QuinqueState) -> View:
+@dataclass(frozen=True)
+class PlayerSeen:
+    """One player's supplies."""
+
+    name: str
+    parachutes_left: int
+    tiles_left: int
+
+
+@dataclass(frozen=True)
+class Skydivers:
+    """Whose parachute each of a tile's four skydivers wears (None: nobody's), by corner."""
+
+    nw: str | None
+    ne: str | None
+    sw: str | None
+    se: str | None
+
+    def at(self, corner: Corner) -> str | None:
+        """The parachute's owner at `corner`."""
+        return getattr(self, corner)  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class TileSeen:
+    """One tile of the formation."""
+
+    id: int
+    at: Pos
+    skydivers: Skydivers
+    parachutes: int
+    marked_this_turn: bool
+    stays: str | None  # while play goes on: why this tile cannot move (None if it can)
+
+
+@dataclass(frozen=True)
+class MovesSeen:
+    """Where the tile at `start` may move."""
+
+    start: Pos = key("from")
+    to: tuple[Pos, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class QuinqueView(GameView):
+    """The supplies, the formation, and what may happen next. Quinque keeps no secrets: every view is this one."""
+
+    players: tuple[PlayerSeen, ...]
+    advanced: bool
+    current: str | None
+    step: str  # "mark", "move" or "over"
+    tiles: tuple[TileSeen, ...]
+    open_spaces: tuple[Pos, ...]  # where a tile may be added
+    moves: tuple[MovesSeen, ...]
+    line: tuple[Pos, ...]  # the winning line's skydivers
+    winner: str | None
+    both_lined_up: bool
+    tied: bool
+    gone: str | None
+    news: str
+
+
+def public_view(state: QuinqueState) -> QuinqueView:
     """The supplies, the formation, and what may happen next (where a tile may go, where one may be added)."""
     moving = not state.over  # either action of a turn may be a tile move
     reach = {t.at: destinations(state, t.at) for t in state.tiles} if moving else {}
-    return {
-        "players": [
-            {"name": name, "parachutes_left": state.parachutes_left[i], "tiles_left": state.tiles_left[i]}
-            for i, name in enumerate(state.players)
-        ],
-        "advanced": state.advanced,
-        "current": current_player(state),
-        "step": "over" if state.over else state.step,
-        "tiles": [
-            {
-                "id": t.id,
-                "at": list(t.at),
-                "skydivers": dict(zip(CORNERS, t.marks, strict=True)),
-                "parachutes": t.parachutes,
-                "marked_this_turn": t.id == state.marked_tile,
-                # While play goes on: why this tile cannot move (None if it can).
-                "stays": why_no_move(state, t) if moving and not reach[t.at] else None,
-            }
+    return QuinqueView(
+        players=tuple(
+            PlayerSeen(name, state.parachutes_left[i], state.tiles_left[i]) for i, name in enumerate(state.players)
+        ),
+        advanced=state.advanced,
+        current=current_player(state),
+        step="over" if state.over else state.step,
+        tiles=tuple(
+            TileSeen(
+                id=t.id,
+                at=t.at,
+                skydivers=Skydivers(*t.marks),
+                parachutes=t.parachutes,
+                marked_this_turn=t.id == state.marked_tile,
+                stays=why_no_move(state, t) if moving and not reach[t.at] else None,
+            )
             for t in state.tiles
-        ],
-        "open_spaces": [list(p) for p in board.open_spaces(state.occupied)] if may_add(state) else [],
-        "moves": [{"from": list(at), "to": [list(p) for p in to]} for at, to in reach.items() if to],
-        "line": [list(p) for p in state.line],
-        "winner": state.winner,
-        "both_lined_up": state.both_lined_up,
-        "tied": state.tied,
-        "gone": state.gone,
-        "news": f"{state.gone} left the game." if state.gone else "",
-    }
+        ),
+        open_spaces=tuple(board.open_spaces(state.occupied)) if may_add(state) else (),
+        moves=tuple(MovesSeen(at, tuple(to)) for at, to in reach.items() if to),
+        line=tuple(state.line),
+        winner=state.winner,
+        both_lined_up=state.both_lined_up,
+        tied=state.tied,
+        gone=state.gone,
+        news=f"{state.gone} left the game." if state.gone else "",
+    )
 
 
-def private_view(state: QuinqueState, player: str) -> View:
+def private_view(state: QuinqueState, player: str) -> QuinqueView:
     """The public view: Quinque has nothing to hide."""
     return public_view(state)
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Final, Literal
 
-from companion.codec import key, optional
+from companion.codec import optional
 from companion.dice import Dice
 from companion.game import Action, Event, Options, Outcome, RuleError, Seat, UnknownEvent, require
+from companion.game import TurnEnded as EngineTurnEnded
 from companion.games.quintet.settings import QuintetSettings
 
 OPENING = "opening"
@@ -35,7 +37,13 @@ ORDER: Final = "order"
 RULE7: Final = "rule7"
 RULE8: Final = "rule8"
 
-LAST_STANDING = "last player standing"
+class Ending(StrEnum):
+    """Quintet's own word for its end (`Outcome.reason`): there is one way to win."""
+
+    LAST_STANDING = "last player standing"
+
+
+LAST_STANDING = Ending.LAST_STANDING
 """The `Outcome.reason` of every finished game of Quintet."""
 
 
@@ -154,12 +162,9 @@ class RolledOn(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class TurnEnded(Event):
+class TurnEnded(EngineTurnEnded):
     """`player`'s turn is over; `next_player` has it (the same one when `extra`: double fives)."""
 
-    type = "turn_ended"
-    player: str
-    next_player: str = key("next")
     extra: bool = False
 
 

@@ -7,10 +7,10 @@ event is shown as it is.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from companion.codec import to_json
 from companion.engine import everything_public
-from companion.game import Event, PlayerLeft, UnknownEvent, View
+from companion.game import Event, GameView, PlayerLeft, UnknownEvent, addressed
 from companion.games.quintet.rules import (
     CIRCLE,
     OPENING,
@@ -18,6 +18,7 @@ from companion.games.quintet.rules import (
     RULE7,
     RULE8,
     AllianceCapture,
+    AlliancePair,
     AlliancesSettled,
     Capture,
     Captured,
@@ -50,52 +51,114 @@ def legal_captures(state: QuintetState) -> list[Capture | AllianceCapture]:
     return [a for a in legal_actions(state, state.current) if isinstance(a, Capture | AllianceCapture)]
 
 
-def public_view(state: QuintetState) -> View:
+@dataclass(frozen=True)
+class PlayerSeen:
+    """One seat: its colour, tokens on the board, whether it is out, and its place in the circle (None outside it)."""
+
+    name: str
+    colour: str
+    tokens: int
+    out: bool
+    prey: str | None
+    predator: str | None
+
+
+@dataclass(frozen=True)
+class OpeningSeen:
+    """One opening roll and its total."""
+
+    player: str
+    dice: tuple[int, int]
+    total: int
+
+
+@dataclass(frozen=True)
+class RollOnSeen:
+    """One roll on: where the player's two tokens entered."""
+
+    player: str
+    dice: tuple[int, int]
+
+
+@dataclass(frozen=True, kw_only=True)
+class QuintetView(GameView):
+    """The whole table: players and tokens, the circle, the dice, what may be captured. Quintet keeps no secrets."""
+
+    phase: str
+    players: tuple[PlayerSeen, ...]
+    circle: tuple[str, ...]
+    arrows: tuple[tuple[str, str], ...]  # (predator, prey) round the circle
+    circle_text: str
+    current: str | None
+    first: str | None
+    opening: tuple[OpeningSeen, ...]
+    rolled_on: tuple[RollOnSeen, ...]
+    dice: tuple[int, int] | None
+    extra_turn: bool
+    safety_offer: int
+    safety_taken: int
+    landings: int
+    alliances: tuple[AlliancePair, ...]
+    captures: tuple[Capture | AllianceCapture, ...]  # the legal captures now: the buttons send these
+    due_to_roll: str | None
+    out: tuple[str, ...]
+    gone: tuple[str, ...]
+    winner: str | None
+    turns: int
+    rolls: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class QuintetOwnView(QuintetView):
+    """The table's view with the player's own name picked out."""
+
+    you: str
+
+
+def public_view(state: QuintetState) -> QuintetView:
     """The whole table: players and tokens, the circle, the dice, and what may be captured."""
     colours = dict(zip(state.seats, state.colours, strict=True))
-    circle = list(state.circle)
+    circle = state.circle
     in_circle = len(circle) > 1
-    return {
-        "phase": state.phase,
-        "players": [
-            {
-                "name": p,
-                "colour": colours[p],
-                "tokens": n,
-                "out": p in state.out,
-                "prey": state.prey_of(p) if p in state.circle and in_circle else None,
-                "predator": state.predator_of(p) if p in state.circle and in_circle else None,
-            }
+    return QuintetView(
+        phase=state.phase,
+        players=tuple(
+            PlayerSeen(
+                name=p,
+                colour=colours[p],
+                tokens=n,
+                out=p in state.out,
+                prey=state.prey_of(p) if p in state.circle and in_circle else None,
+                predator=state.predator_of(p) if p in state.circle and in_circle else None,
+            )
             for p, n in zip(state.seats, state.tokens, strict=True)
-        ],
-        "circle": circle,
-        "arrows": [[p, state.prey_of(p)] for p in circle] if in_circle else [],
-        "circle_text": circle_text(circle),
-        "current": state.current,
-        "first": state.first,
-        "opening": [{"player": r.player, "dice": list(r.dice), "total": r.total} for r in state.opening],
-        "rolled_on": [{"player": r.player, "dice": list(r.dice)} for r in state.rolled_on],
-        "dice": list(state.dice) if state.dice else None,
-        "extra_turn": state.extra_turn,
-        "safety_offer": state.safety_offer,
-        "safety_taken": state.safety_taken,
-        "landings": state.landings,
-        "alliances": [{"by": p.by, "of": p.of, "left": p.left} for p in state.alliances],
-        "captures": [to_json(capture) for capture in legal_captures(state)],
-        "due_to_roll": due_to_roll(state),
-        "out": list(state.out),
-        "gone": list(state.gone),
-        "winner": state.winner,
-        "turns": state.turns,
-        "rolls": state.rolls,
-    }
+        ),
+        circle=circle,
+        arrows=tuple((p, state.prey_of(p)) for p in circle) if in_circle else (),
+        circle_text=circle_text(circle),
+        current=state.current,
+        first=state.first,
+        opening=tuple(OpeningSeen(r.player, r.dice, r.total) for r in state.opening),
+        rolled_on=tuple(RollOnSeen(r.player, r.dice) for r in state.rolled_on),
+        dice=state.dice,
+        extra_turn=state.extra_turn,
+        safety_offer=state.safety_offer,
+        safety_taken=state.safety_taken,
+        landings=state.landings,
+        alliances=state.alliances,
+        captures=tuple(legal_captures(state)),
+        due_to_roll=due_to_roll(state),
+        out=state.out,
+        gone=state.gone,
+        winner=state.winner,
+        turns=state.turns,
+        rolls=state.rolls,
+    )
 
 
-def private_view(state: QuintetState, player: str) -> View:
+def private_view(state: QuintetState, player: str) -> QuintetOwnView:
     """The table's view with the player's own name picked out: Quintet keeps no secrets."""
-    view = public_view(state)
-    view["you"] = player
-    return view
+    return addressed(public_view(state), QuintetOwnView, you=player)
 
 
 revealed_view = public_view  # nothing to reveal at the end
