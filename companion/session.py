@@ -347,3 +347,7 @@ def _begins_play(event: Event | Mapping[str, Any]) -> bool:
     if isinstance(event, Mapping):  # a game still in the old shape
         return event.get("type") != "first_player_chosen"
     return type(event).begins_play
+
+
+AnySession = Session[Any, Any, Any]
+"""A session of any game: what the shell, the log and the phones hold, which never look inside a game's views."""

@@ -16,7 +16,7 @@ from kivy.clock import Clock
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.game import Options, Player, Refusal
-from companion.session import Session
+from companion.session import AnySession, Session
 from companion.store import Store
 from ui import systemd_notify
 from ui.kv import THEME_KV, load_kv
@@ -46,7 +46,7 @@ class CompanionApp(App):
         super().__init__(**kwargs)
         self.table = table
         self.resume_on_start = resume_on_start
-        self.session: Session | None = None
+        self.session: AnySession | None = None
         self._on_first_frame = on_first_frame
         self._start_hardware = start_hardware
 
@@ -197,7 +197,7 @@ class CompanionApp(App):
             return str(refusal)
         return None
 
-    def show(self, session: Session) -> GameScreen:
+    def show(self, session: AnySession) -> GameScreen:
         self.screens.current = "home"  # so that any earlier game screen can go, even one of the same game
         self._drop_game_screen()
         self.session = session
@@ -224,7 +224,7 @@ class CompanionApp(App):
             self.table.phones.detach()
         self.home.refresh()
 
-    def _phones_follow(self, session: Session) -> None:
+    def _phones_follow(self, session: AnySession) -> None:
         switch_of(self.table).follow(session)
 
     def choose_phones(self, listen: str | None) -> None:

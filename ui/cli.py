@@ -22,7 +22,7 @@ from companion.choices import TableChoices
 from companion.dice import RandomDice
 from companion.game import ABANDONED, Options, Refusal, RuleError, SetupError
 from companion.games import names
-from companion.session import Session
+from companion.session import AnySession, Session
 from companion.store import Store, StoreRefused
 from companion.store import check as check_store
 from ui.wiring import start_hardware  # the one place the hardware is wired (Kivy not loaded)
@@ -315,7 +315,7 @@ class _Telling:
                 print(sentence, file=sys.stderr, flush=True)
 
 
-def _resume(store: Store, args: argparse.Namespace, settings: dict[str, Any], dice: RandomDice) -> Session:
+def _resume(store: Store, args: argparse.Namespace, settings: dict[str, Any], dice: RandomDice) -> AnySession:
     """The unfinished game in `store` (the one `--game ID` names, if several); the game, players and settings
     named too must be its own."""
     waiting = [item.record for item in store.unfinished_games()]
@@ -347,7 +347,7 @@ REFUSED_PRIVATE = "refused (private)"
 """What `companion play` prints, without --private, for a private action the rules refused."""
 
 
-def _apply(session: Session, line: str, *, private: bool = False) -> dict[str, Any]:
+def _apply(session: AnySession, line: str, *, private: bool = False) -> dict[str, Any]:
     """One line's result as printed: its events as the whole table may read them, or the refusal.
 
     The rules' reason for refusing a private action (a Quin setup step, a secret bet) may name

@@ -19,7 +19,7 @@ from kivy.clock import Clock
 from companion.choices import PhonesChoice, TableChoices
 from companion.config import Config
 from companion.dispatch import Dispatcher
-from companion.session import Session
+from companion.session import AnySession
 
 if TYPE_CHECKING:
     from ui.phones import PhoneTable
@@ -116,7 +116,7 @@ class PhoneSwitch:
             self.table.phones.close(turned_off=turned_off)
             self.table.phones = None
 
-    def choose(self, listen: str | None, session: Session | None = None) -> list[str]:
+    def choose(self, listen: str | None, session: AnySession | None = None) -> list[str]:
         """Settings: phones off (`listen` None) or on at `listen`, kept for the next start; then start as chosen
         and follow `session`, the game in play if any. The sentences the table should read."""
         choice = PhonesChoice(listen is not None, listen or "")
@@ -131,7 +131,7 @@ class PhoneSwitch:
             self.follow(session)
         return [*notices, *([kept] if kept else [])]
 
-    def follow(self, session: Session) -> None:
+    def follow(self, session: AnySession) -> None:
         """Phones show the game in play, if it has private views (a game without them has nothing to send)."""
         if self.table.phones is not None and session.game.display is not None:
             self.table.phones.attach(session)

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.game import Refusal
-from companion.session import Session
+from companion.session import AnySession
 from hardware.phones.codes import SeatCodes
 
 log = logging.getLogger(__name__)
@@ -43,14 +43,14 @@ class PhoneTable:
 
     def __init__(self, codes: SeatCodes | None = None) -> None:
         self.server: Any = None
-        self.session: Session | None = None
+        self.session: AnySession | None = None
         self.codes = codes  # each unfinished game's tokens, kept over a restart (None: this run only)
         self._unsubscribe: Callable[[], None] | None = None
         self._codes_for: int | None = None  # the game the seats' codes were made for
 
     # -- the app (UI thread) ------------------------------------------------------------------
 
-    def attach(self, session: Session) -> None:
+    def attach(self, session: AnySession) -> None:
         """Show `session` on the phones. A game other than the one the seats' codes were made for gets the
         codes kept for it (after a restart, or coming back to it), else fresh ones; the same game coming
         back from the home screen keeps them, so nobody scans again."""
@@ -65,7 +65,7 @@ class PhoneTable:
                 self._codes_for = session.game_id
             self.server.changed()
 
-    def _give_codes(self, session: Session) -> None:
+    def _give_codes(self, session: AnySession) -> None:
         names = list(session.options.names)
         key = str(session.game_id)
         # Only the unfinished games' codes are kept: a finished or discarded game's are dropped below.

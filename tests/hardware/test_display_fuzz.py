@@ -312,6 +312,7 @@ def test_no_display_ever_gets_a_frame_from_another_players_view(rig: Rig) -> Non
                         assert text.split("\n")[0].split(" ")[0] in (player, f"{player}'s")  # its own name on top
         assert wait_until(lambda: all(s.state is DisplayState.CONNECTED for s in rig.hub.status()))
         rig.hub.detach()
-        session.abandon()
+        if session.outcome is None:  # a game the random moves ended keeps its result (the store refuses otherwise)
+            session.abandon()
 
     one_game()

@@ -117,10 +117,9 @@ def test_the_log_of_a_game_in_play_lists_each_move_with_its_time_newest_at_the_b
 
 def test_the_log_of_a_game_in_play_follows_the_moves_made_while_it_is_open(ui: Any) -> None:
     """Issue 14, noticed: "The Log is a snapshot taken when it opens; it does not follow moves made while it is
-    open." A phone plays a choice while the Log is open: its line shows, with its time; an undo takes it away,
-    a redo puts it back; the game ending there makes it replayable; closing the Log stops the following."""
-    from ui.phones import PhoneTable
-
+    open." A move made elsewhere while the Log is open (a display's keys; a phone plays only private choices
+    since issue 24): its line shows, with its time; an undo takes it away, a redo puts it back; the game ending
+    there makes it replayable; closing the Log stops the following."""
     screen = ui.start_game("quinque", ["Ann", "Bo"])
     session = screen.session
     script = golden.read(golden.FOLDER / "quinque-row-win.jsonl").lines
@@ -131,53 +130,48 @@ def test_the_log_of_a_game_in_play_follows_the_moves_made_while_it_is_open(ui: A
     view = open_log_from_menu(ui, screen)
     assert len(line_texts(view)) == 4 and view.status_text.startswith("In play: 4 moves so far")
 
-    phones = PhoneTable()  # the phones' side of the table, as the phone server calls it
-    phones.attach(session)
-    try:
-        player = str(plays[4]["player"])
-        assert phones.act(player, plays[4]) is None
-        ui.frames(2)
-        lines = line_texts(view)
-        assert len(lines) == 5 and HH_MM.match(lines[-1]) and lines[-1].split("  ", 1)[1].startswith(f"5. {player} ")
-        assert view.status_text.startswith("In play: 5 moves so far")
-        ui.wait(0.2)
-        assert view.ids.scroller.scroll_y == pytest.approx(0)  # the newest line is the one shown
-        ui.screenshot("log-follows.png")
+    player = str(plays[4]["player"])
+    session.act(plays[4])
+    ui.frames(2)
+    lines = line_texts(view)
+    assert len(lines) == 5 and HH_MM.match(lines[-1]) and lines[-1].split("  ", 1)[1].startswith(f"5. {player} ")
+    assert view.status_text.startswith("In play: 5 moves so far")
+    ui.wait(0.2)
+    assert view.ids.scroller.scroll_y == pytest.approx(0)  # the newest line is the one shown
+    ui.screenshot("log-follows.png")
 
-        session.undo()  # the move taken back (a display's Undo, or the table's)
-        ui.frames(2)
-        assert len(line_texts(view)) == 4 and view.status_text.startswith("In play: 4 moves so far")
-        session.redo()
-        ui.frames(2)
-        assert line_texts(view) == lines  # back, with the time it was first made
+    session.undo()  # the move taken back (a display's Undo, or the table's)
+    ui.frames(2)
+    assert len(line_texts(view)) == 4 and view.status_text.startswith("In play: 4 moves so far")
+    session.redo()
+    ui.frames(2)
+    assert line_texts(view) == lines  # back, with the time it was first made
 
-        for action in plays[5:]:  # the rest of the game, played on the phones: Ann's last mark wins it
-            phones.act(str(action["player"]), action)
-        ui.frames(2)
-        assert session.outcome is not None
-        assert view.status_text.startswith("Won by Ann (five in a row)")
-        assert len(line_texts(view)) == len(session.moves)
-        assert not view.ids.mode_button.disabled and view.ids.mode_button.text == "Replay"
-        ui.tap(view.ids.mode_button)
-        assert view.mode == "replay" and view.position == view.count == len(session.moves)
-        assert_nothing_looks_playable(view.replay_screen, view.position)
-        session.undo()  # the winning mark taken back during the replay: the game is in play again, no replay
-        ui.frames(2)
-        assert view.mode == "log" and view.ids.mode_button.disabled and view.replay_screen is None
-        session.redo()
-        ui.frames(2)
-        ui.tap(view.ids.mode_button)
-        assert view.mode == "replay" and view.position == view.count == len(session.moves)
+    for action in plays[5:]:  # the rest of the game, made elsewhere: Ann's last mark wins it
+        session.act(action)
+    ui.frames(2)
+    assert session.outcome is not None
+    assert view.status_text.startswith("Won by Ann (five in a row)")
+    assert len(line_texts(view)) == len(session.moves)
+    assert not view.ids.mode_button.disabled and view.ids.mode_button.text == "Replay"
+    ui.tap(view.ids.mode_button)
+    assert view.mode == "replay" and view.position == view.count == len(session.moves)
+    assert_nothing_looks_playable(view.replay_screen, view.position)
+    session.undo()  # the winning mark taken back during the replay: the game is in play again, no replay
+    ui.frames(2)
+    assert view.mode == "log" and view.ids.mode_button.disabled and view.replay_screen is None
+    session.redo()
+    ui.frames(2)
+    ui.tap(view.ids.mode_button)
+    assert view.mode == "replay" and view.position == view.count == len(session.moves)
 
-        ui.tap(view.ids.close_button)
-        ui.settle()
-        assert view.parent is None and view.live is None
-        count = len(line_texts(view))
-        session.undo()  # after closing, the Log no longer listens to the game
-        ui.frames(2)
-        assert len(line_texts(view)) == count and view.count == count
-    finally:
-        phones.detach()
+    ui.tap(view.ids.close_button)
+    ui.settle()
+    assert view.parent is None and view.live is None
+    count = len(line_texts(view))
+    session.undo()  # after closing, the Log no longer listens to the game
+    ui.frames(2)
+    assert len(line_texts(view)) == count and view.count == count
 
 
 def test_the_replay_shows_the_board_the_live_screen_showed_at_every_step(ui: Any) -> None:

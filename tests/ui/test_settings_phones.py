@@ -4,6 +4,7 @@ home screen's settings. It is off by default."), kept across a restart, on a rea
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -93,7 +94,9 @@ def test_settings_turn_the_phones_on_for_a_network_and_off_again_and_the_choice_
         ui.find_text(screen, "Phones")
     ui.tap(screen.ids.menu_button)
     menu = next(w for w in ui.window.children if type(w).__name__ == "GameMenu")
-    assert "phones_button" in menu.ids and menu.ids.phones_button.parent is None, "nor in the Menu"
+    assert "phones_button" in menu.ids, "the Menu has a place for it"
+    with contextlib.suppress(ReferenceError):  # a button taken off the Menu may already be gone: ids are weak
+        assert menu.ids.phones_button.parent is None, "nor in the Menu"
 
 
 def test_the_choice_made_in_settings_wins_over_the_config_file_after_a_restart(ui: Any, table: Any) -> None:

@@ -30,7 +30,7 @@ from ui.presenters import format_clock, on_screen
 
 if TYPE_CHECKING:
     from companion.record import Story
-    from companion.session import Move, Session
+    from companion.session import AnySession, Move
 
 NOTHING_READ = "(nothing the table reads)"
 """A step whose events the table does not read aloud still has its line: its number and time."""
@@ -195,7 +195,7 @@ class LiveStory:
     (one undone before the Log opened has it in the games file only: the story is read again for it).
     """
 
-    def __init__(self, session: Session, told: Story, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, session: AnySession, told: Story, clock: Callable[[], float] = time.time) -> None:
         self.session = session
         self.story = told
         self._clock = clock

@@ -51,7 +51,7 @@ from ui.widgets.fitting import fit_text
 from ui.widgets.layer import StillLayer  # noqa: F401  (the <GameScreen> rule draws into one)
 
 if TYPE_CHECKING:
-    from companion.session import Session
+    from companion.session import AnySession
     from ui.table import Table
 
 KV = beside(__file__)
@@ -108,7 +108,7 @@ class GameScreen(Screen):
     can_redo = BooleanProperty(False)
     paused = BooleanProperty(False)
     over = BooleanProperty(False)  # the game has ended: nothing left to pause, end or keep for later
-    session: Session = ObjectProperty(None, rebind=True)
+    session: AnySession = ObjectProperty(None, rebind=True)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # base.kv's "<-GameScreen>" drops the rules loaded before it that match a game screen (there: the
@@ -116,7 +116,7 @@ class GameScreen(Screen):
         super().__init_subclass__(**kwargs)
         load_kv(KV)
 
-    def __init__(self, session: Session, table: Table, *, on_home: Callable[[], None], **kwargs: Any) -> None:
+    def __init__(self, session: AnySession, table: Table, *, on_home: Callable[[], None], **kwargs: Any) -> None:
         load_kv(KV)
         self.table = table
         self._on_home = on_home

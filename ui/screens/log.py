@@ -41,7 +41,7 @@ from kivy.uix.widget import Widget
 
 from companion.dispatch import Dispatcher, immediate
 from companion.record import Story, story
-from companion.session import Session
+from companion.session import AnySession, Session
 from companion.store import Store
 from ui import theme
 from ui.kv import beside, load_kv
@@ -58,7 +58,7 @@ class GameShown(Protocol):
     Named here rather than imported: the game screen opens the Log, so its module imports this one.
     """
 
-    session: Session
+    session: AnySession
     table: Table
     ids: Any  # Kivy's ids of the screen's rules
 
@@ -225,7 +225,7 @@ class LogView(ModalView):
         screen_class: ScreenClass,
         *,
         on_close: Callable[[], None] | None = None,
-        follow: Session | None = None,
+        follow: AnySession | None = None,
         dispatch: Dispatcher = immediate,
         clock: Callable[[], float] = time.time,
         **kw: Any,

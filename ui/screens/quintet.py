@@ -27,8 +27,8 @@ from kivy.uix.widget import Widget
 
 from companion.dicestats import DiceStats
 from companion.game import View
+from companion.palette import is_light
 from ui import theme
-from ui.presenters.leave import is_light
 from ui.presenters.quintet import (
     TURN_SLOTS,
     ButtonShown,

@@ -34,7 +34,7 @@ from ui.presenters import race as presenter
 from ui.widgets.fitting import fit_text
 
 if TYPE_CHECKING:
-    from companion.session import Session
+    from companion.session import AnySession
     from hardware.race_buttons import RaceButtons
     from hardware.race_control import RaceController, RaceSnapshot
     from ui.table import Table
@@ -52,7 +52,7 @@ class RaceHost(Protocol):
 
     name: str
     manager: Any  # Kivy's ScreenManager
-    session: Session
+    session: AnySession
     table: Table
 
     def refresh(self) -> None: ...
@@ -95,7 +95,7 @@ class RaceScreen(Screen):
 
     def __init__(
         self,
-        session: Session,
+        session: AnySession,
         table: Table,
         *,
         on_done: Callable[[], None],
