@@ -78,8 +78,8 @@ trap 'exit 130' INT TERM
 # In the root as root, or as the new user pi (a login shell: HOME, PATH as on the Pi). A clean environment:
 # none of this host's settings (pip's, the proxy's, DISPLAY) leak in.
 in_root() { env -i TERM=dumb LANG=C.UTF-8 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    HOME=/root chroot "$ROOT" /bin/bash -c "$1"; }
-as_pi() { env -i TERM=dumb LANG=C.UTF-8 chroot "$ROOT" /usr/sbin/runuser -l pi -c "$1"; }
+    HOME=/root /usr/sbin/chroot "$ROOT" /bin/bash -c "$1"; }
+as_pi() { env -i TERM=dumb LANG=C.UTF-8 /usr/sbin/chroot "$ROOT" /usr/sbin/runuser -l pi -c "$1"; }
 
 # -- prepare ----------------------------------------------------------------------------------------------
 
@@ -147,9 +147,9 @@ mkdir -p "$ROOT$HOME_PI/.cache/pip"
 mount --bind "$CACHE/pip" "$ROOT$HOME_PI/.cache/pip" && MOUNTED+=("$ROOT$HOME_PI/.cache/pip")
 git clone --quiet --no-hardlinks "$CHECKOUT" "$ROOT$CLONE"
 git -C "$ROOT$CLONE" checkout --quiet "$(git -C "$CHECKOUT" rev-parse HEAD)"
+echo "clone: $(git -C "$ROOT$CLONE" log --oneline -1)"
 in_root "chown -R pi:pi $HOME_PI"
 echo "root: $(in_root 'uname -m; . /etc/os-release; echo $PRETTY_NAME; python3 --version' | tr '\n' ' ')"
-echo "clone: $(git -C "$ROOT$CLONE" log --oneline -1)"
 done_step
 
 # -- 1. the README's set-up for `make run` ----------------------------------------------------------------
