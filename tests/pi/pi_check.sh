@@ -80,6 +80,9 @@ trap 'exit 130' INT TERM
 in_root() { env -i TERM=dumb LANG=C.UTF-8 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     HOME=/root /usr/sbin/chroot "$ROOT" /bin/bash -c "$1"; }
 as_pi() { env -i TERM=dumb LANG=C.UTF-8 /usr/sbin/chroot "$ROOT" /usr/sbin/runuser -l pi -c "$1"; }
+# What pi runs with sudo. Not sudo itself: under qemu-user a setuid program is not setuid (binfmt_misc's
+# Debian registration lacks the C flag), so the root does it as root.
+as_pi_sudo() { in_root "cd $CLONE && $1"; }
 
 # -- prepare ----------------------------------------------------------------------------------------------
 
@@ -158,12 +161,12 @@ step "1. set-up for make run (system packages, venv, Python packages)"
 # The README's first line on a fresh Raspberry Pi OS Lite, then `make setup` (what `make run` does before it
 # opens the app). As pi, not root: it stops and names the `sudo apt-get install …` to run, which a new user
 # runs; then again.
-as_pi "sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq git make >/dev/null"
+as_pi_sudo "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq git make >/dev/null"
 if ! as_pi "cd $CLONE && make setup" >"$LAYER/setup-1.log" 2>&1; then
     cat "$LAYER/setup-1.log"
     told=$(grep -o 'sudo apt-get install.*' "$LAYER/setup-1.log" || true)
     [ -n "$told" ] || exit 1
-    as_pi "sudo DEBIAN_FRONTEND=noninteractive ${told#sudo } -y -qq >/dev/null"
+    as_pi_sudo "DEBIAN_FRONTEND=noninteractive ${told#sudo } -y -qq >/dev/null"
     as_pi "cd $CLONE && make setup"
 else
     cat "$LAYER/setup-1.log"
@@ -202,7 +205,7 @@ done_step
 # -- 5. make install, systemd not running -------------------------------------------------------------------
 
 step "5. sudo make install (systemd not running)"
-as_pi "cd $CLONE && sudo make install"
+as_pi_sudo "make install"
 unit=$ROOT/etc/systemd/system/tabletop-companion.service
 grep -q '@' "$unit" && { echo "placeholders left in the unit:"; grep -n '@' "$unit"; exit 1; }
 in_root "systemd-analyze verify /etc/systemd/system/tabletop-companion.service"
