@@ -143,6 +143,14 @@ for fs in proc sys dev; do
     MOUNTED+=("$ROOT/$fs")
 done
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
+# This host's own certificate authorities (a TLS-inspecting proxy's, say): the root reaches the same registries
+# through the same network. pip (bookworm's 23.0 in a new venv) reads its own bundle unless told, as here.
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+    mkdir -p "$ROOT/usr/local/share/ca-certificates"
+    cp /usr/local/share/ca-certificates/*.crt "$ROOT/usr/local/share/ca-certificates/"
+    cat /usr/local/share/ca-certificates/*.crt >>"$ROOT/etc/ssl/certs/ca-certificates.crt"
+    printf '[global]\ncert = /etc/ssl/certs/ca-certificates.crt\n' >"$ROOT/etc/pip.conf"
+fi
 mount --bind "$CACHE/apt" "$ROOT/var/cache/apt/archives" && MOUNTED+=("$ROOT/var/cache/apt/archives")
 in_root "useradd --create-home --shell /bin/bash --groups sudo,video,input,render pi &&
     echo 'pi ALL=(ALL) NOPASSWD: ALL' >/etc/sudoers.d/010_pi-nopasswd && chmod 440 /etc/sudoers.d/010_pi-nopasswd"
