@@ -179,7 +179,7 @@ if ! as_pi "cd $CLONE && make setup" >"$LAYER/setup-1.log" 2>&1; then
 else
     cat "$LAYER/setup-1.log"
 fi
-as_pi "cd $CLONE && .venv/bin/python -c 'import kivy, gpiozero, serial, aiohttp; print(\"kivy\", kivy.__version__)' &&
+as_pi "cd $CLONE && KIVY_NO_CONSOLELOG=1 .venv/bin/python -c 'import kivy, gpiozero, serial, aiohttp; print(\"kivy\", kivy.__version__)' &&
     .venv/bin/pip list 2>/dev/null | grep -ci -E '^(pytest|mypy|ruff|selenium) ' | grep -qx 0 &&
     echo 'only what running needs: no pytest, mypy, ruff or selenium in .venv'"
 done_step
@@ -228,8 +228,7 @@ echo "installed, not editable: ui/ is in /opt/tabletop-companion/.venv/lib/…/s
 # The unit's own environment (its HOME, XDG directories), its user, from /: only the screen is Xvfb's.
 environment=$(sed -n 's/^Environment=//p' "$unit" | grep -v -e '^SDL_VIDEODRIVER=' -e '^KIVY_WINDOW=' |
     sed 's/^/--env /' | tr '\n' ' ')
-in_root "cp $CLONE/tests/pi/inside.py /tmp/pi-check-inside.py && cd / &&
-    python3 /tmp/pi-check-inside.py ready --cwd /var/lib/companion $environment -- \
+in_root "cd / && python3 $CLONE/tests/pi/inside.py ready --cwd /var/lib/companion $environment -- \
     /usr/sbin/runuser -u companion -- /opt/tabletop-companion/.venv/bin/companion run --appliance"
 done_step
 
