@@ -108,8 +108,8 @@ install: system-deps
 
 # An emulated arm64 Debian bookworm (Raspberry Pi OS's base) in build/pi-root, as root: the README's set-up,
 # the app's first frame, every golden game, the tests, `make install`. About N minutes; see the README.
-pi-check:
-	bash tests/pi/pi_check.sh
+pi-check: setup
+	HOST_PYTHON=$(abspath $(BIN))/python bash tests/pi/pi_check.sh
 
 clean:
 	@! grep -q "$$(pwd)/build/pi-" /proc/mounts || { echo "build/pi-* is still mounted (a pi-check running?)"; exit 1; }
