@@ -54,7 +54,7 @@ step() {
 }
 done_step() {
     local seconds=$(($(date +%s) - STEP_STARTED))
-    TIMES+=("$(printf '  %-52s %4d min %02d s' "$STEP" $((seconds / 60)) $((seconds % 60)))")
+    TIMES+=("$(printf '  %-68s %4d min %02d s' "$STEP" $((seconds / 60)) $((seconds % 60)))")
 }
 
 unmount_all() {
@@ -249,5 +249,5 @@ STEP="finish"
 total=$(($(date +%s) - STARTED))
 say "every step passed on arm64 (emulated by qemu-user on $(uname -m)); times:"
 printf '%s\n' "${TIMES[@]}"
-printf '  %-52s %4d min %02d s\n' "total" $((total / 60)) $((total % 60))
+printf '  %-68s %4d min %02d s\n' "total" $((total / 60)) $((total % 60))
 grep -o 'start-up to the first frame: companion [^(]*' "$LAYER/startup.txt" | sed 's/^/  /'
