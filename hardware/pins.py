@@ -6,14 +6,17 @@ nothing sets gpiozero's global default behind anyone's back.
 
 from __future__ import annotations
 
-import glob
 import logging
 from dataclasses import dataclass
+from pathlib import Path
 
 from gpiozero import Factory
 from gpiozero.pins.mock import MockFactory
 
 log = logging.getLogger(__name__)
+
+MODEL = Path("/proc/device-tree/model")
+"""Where a Raspberry Pi names itself ("Raspberry Pi 4 Model B Rev 1.5"); `make` reads the same file."""
 
 
 @dataclass(frozen=True)
@@ -25,13 +28,18 @@ class PinChoice:
     reason: str
 
 
-def has_gpio_chip() -> bool:
-    return bool(glob.glob("/dev/gpiochip*"))
+def is_raspberry_pi(model: Path = MODEL) -> bool:
+    """Whether the device tree names this machine a Raspberry Pi. A laptop may have /dev/gpiochip* too (its
+    chipset's), which are not the race buttons' pins: trying lgpio there would only end in an error."""
+    try:
+        return "raspberry pi" in model.read_bytes().decode(errors="replace").lower()
+    except OSError:
+        return False
 
 
-def choose(mode: str = "auto") -> PinChoice:
-    """The lgpio factory when `mode` is "auto" and this is a Pi; the mock otherwise."""
-    if mode == "auto" and has_gpio_chip():
+def choose(mode: str = "auto", *, model: Path = MODEL) -> PinChoice:
+    """The lgpio factory when `mode` is "auto" and `model` says this is a Pi; the mock otherwise."""
+    if mode == "auto" and is_raspberry_pi(model):
         try:
             from gpiozero.pins.lgpio import LGPIOFactory
 
