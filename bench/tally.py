@@ -9,7 +9,7 @@ from typing import Any
 
 from companion.codec import optional
 from companion.dice import Dice
-from companion.engine import Facts, Game, everything_public
+from companion.engine import Facts, RegisteredGame, everything_public
 from companion.game import Action, Event, Options, Outcome, UnknownEvent, View
 
 
@@ -79,4 +79,4 @@ def tell(event: Event, state: tuple[int, int]) -> str:
     return f"Added {event.value}: {state[1]} in all." if isinstance(event, Added) else ""
 
 _this = sys.modules[__name__]
-GAME = Game(Facts("bench-tally", "Tally", 1, 5), _this, _this, _this)  # type: ignore[arg-type]
+GAME = RegisteredGame(Facts("bench-tally", "Tally", 1, 5), _this, _this, _this)  # type: ignore[arg-type]

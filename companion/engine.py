@@ -1,7 +1,7 @@
 """The engine: what every game shares, run over a game's package.
 
 A game package ``companion/games/<name>/`` has the same modules for the same
-roles, and `Game.from_package` assembles them into the registry entry:
+roles, and `RegisteredGame.from_package` assembles them into the registry entry:
 
 - ``__init__.py``: ``FACTS = Facts(...)``: its name, title, seat range and
   whether the table chooses who starts.
@@ -11,7 +11,7 @@ roles, and `Game.from_package` assembles them into the registry entry:
   (raises `UnknownEvent` on an event it does not make); ``outcome(state)``;
   ``current_player(state)``; ``legal_actions(state, player)``: the actions
   that player may take now, where they can be listed (an action with a number
-  the table types in is asked with `Game.refusal` instead); and for `Leave`,
+  the table types in is asked with `RegisteredGame.refusal` instead); and for `Leave`,
   ``players_in(state)`` (who is still playing: not gone, not knocked out) and
   ``left(state, player) -> state`` (what a player leaving does to its state:
   the turn passes on if it was theirs, their things go where the rules say).
@@ -179,12 +179,12 @@ def told_left(event: PlayerLeft, still_in: Sequence[str]) -> str:
     return said
 
 
-class Game(Generic[S, A, E, PV, OV]):
+class RegisteredGame(Generic[S, A, E, PV, OV]):
     """One game's registry entry: its facts and modules, with the checks every game shares.
 
     Generic over the game's state, action, event, public view and own-view types, so that a presenter typed
-    against ``Game[QuintetState, QuintetAction, QuintetEvent, QuintetView, QuintetView]`` is checked by mypy
-    against that game's fields. The registry hands out ``Game[Any, ...]``.
+    against ``RegisteredGame[QuintetState, QuintetAction, QuintetEvent, QuintetView, QuintetView]`` is checked by mypy
+    against that game's fields. The registry hands out ``RegisteredGame[Any, ...]``.
     """
 
     def __init__(
@@ -213,7 +213,7 @@ class Game(Generic[S, A, E, PV, OV]):
         }
 
     @classmethod
-    def from_package(cls, package: str | ModuleType) -> Game[Any, Any, Any, Any, Any]:
+    def from_package(cls, package: str | ModuleType) -> RegisteredGame[Any, Any, Any, Any, Any]:
         """The entry for the game package `package` (``"companion.games.quinque"`` or the module)."""
         root = importlib.import_module(package) if isinstance(package, str) else package
         base = root.__name__
@@ -475,7 +475,7 @@ class Game(Generic[S, A, E, PV, OV]):
         return codec.to_json(message)
 
 
-AnyGame = Game[Any, Any, Any, Any, Any]
+AnyGame = RegisteredGame[Any, Any, Any, Any, Any]
 """A registry entry of a game not named: what `companion.games.game` hands out."""
 
 

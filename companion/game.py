@@ -1,7 +1,7 @@
 """The contract every game follows: actions in, events out, state folded.
 
 A game is a definition, not an object with a life of its own. The engine
-(`companion.engine.Game`) runs it, and the `Session` runs the engine:
+(`companion.engine.RegisteredGame`) runs it, and the `Session` runs the engine:
 
     state  = rules.setup(options, settings)
     events = rules.decide(state, action, dice)   # may raise RuleError
@@ -272,7 +272,7 @@ class Outcome:
 
 @dataclass(frozen=True, kw_only=True)
 class GameView:
-    """What every game's typed view ends with: the end as the engine knows it (`engine.Game._with_end` fills it in).
+    """What every game's typed view ends with: the end as the engine knows it (`RegisteredGame._with_end` fills it in).
 
     A game's public and private views are frozen dataclasses of this kind, with fields named as their JSON keys
     (`companion.codec.key` where a key is no Python name): presenters and displays read fields, and

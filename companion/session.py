@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from companion.dice import Dice, RandomDice, Tape
-from companion.engine import Game
+from companion.engine import RegisteredGame
 from companion.game import Action, Event, Options, Outcome, View
 from companion.games import game as game_named
 from companion.store import NotSaved, Store
@@ -52,7 +52,7 @@ class Session(Generic[S, PV, OV]):
     def __init__(
         self,
         store: Store,
-        game: Game[S, Any, Any, PV, OV],
+        game: RegisteredGame[S, Any, Any, PV, OV],
         game_id: int,
         options: Options,
         *,

@@ -13,7 +13,7 @@ import importlib
 import pkgutil
 from types import ModuleType
 
-from companion.engine import AnyGame, Facts, Game
+from companion.engine import AnyGame, Facts, RegisteredGame
 
 FIRST_ON_HOME = ("quintet", "quin", "quark", "quantum-link", "quinque")
 """The order the home screen lists these games in; any other game found here comes after them."""
@@ -64,13 +64,13 @@ def game(name: str) -> AnyGame:
     if name not in _packages():
         raise LookupError(f"There is no game called {name!r}; the games are: {', '.join(names())}.")
     if name not in _loaded:
-        _loaded[name] = Game.from_package(_packages()[name])
+        _loaded[name] = RegisteredGame.from_package(_packages()[name])
     return _loaded[name]
 
 
 def register(entry: AnyGame | ModuleType | str) -> AnyGame:
-    """Add a game defined outside this package (tests, house games): its `Game`, or its package (or its name)."""
-    found = entry if isinstance(entry, Game) else Game.from_package(entry)
+    """Add a game defined outside this package (tests, house games): its `RegisteredGame`, or its package or name."""
+    found = entry if isinstance(entry, RegisteredGame) else RegisteredGame.from_package(entry)
     _extra[found.name] = found
     return found
 

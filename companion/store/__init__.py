@@ -32,7 +32,10 @@ What it promises, and how:
 
 The modules, each with one job:
 
-- `store.store`: the `Store` a session writes to and the screens read from;
+- `store.store`: the `Store` a session writes to and the screens read from, and how it opens a file; its
+  other jobs are base classes of it, each in a module: `store.reading` (games and moves, every row checked),
+  `store.writing` (one transaction per action), `store.backing_up` (the rotated copies), `store.tallies`
+  (wins and dice statistics) and `store.base` (the state they share, closing, and repair at the edge);
 - `store.opening`: the checks at every start, converting an older file;
 - `store.files`: ours or not, the writer lock, the card's weather, making and moving files;
 - `store.rows`: the schema, and the checksum and version every row carries;

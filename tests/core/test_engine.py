@@ -13,7 +13,7 @@ import pytest
 
 from companion import codec
 from companion.dice import RandomDice
-from companion.engine import Game
+from companion.engine import RegisteredGame
 from companion.game import (
     ChooseFirst,
     Event,
@@ -26,7 +26,7 @@ from companion.game import (
 from companion.games import game, names
 from tests.sixth_game import rules as pig
 
-PIG = Game.from_package("tests.sixth_game")
+PIG = RegisteredGame.from_package("tests.sixth_game")
 DICE = RandomDice.seeded(7)
 
 
@@ -120,7 +120,7 @@ def test_refusal_answers_without_acting():
 def test_every_game_has_the_one_shape(name):
     """Every registered game is a package the engine assembled, with public_event required and no old wrapper."""
     entry = game(name)
-    assert isinstance(entry, Game), f"{name} is still in the old shape"
+    assert isinstance(entry, RegisteredGame), f"{name} is still in the old shape"
     for module, required in (
         (entry.rules, ("ACTIONS", "EVENTS", "setup", "decide", "evolve", "outcome", "current_player", "legal_actions")),
         (entry.views, ("public_view", "private_view", "public_event", "tell", "revealed_view")),
@@ -147,3 +147,11 @@ def test_the_quick_reader_of_stored_json_agrees_with_the_careful_one():
     assert read({"type": "moved", "from": "a", "to": "b", "sentence": "An old key."}) == Moved(start="a", to="b")
     with pytest.raises(RuleError, match='needs "to"'):
         read({"type": "moved", "from": "a"})
+
+
+def test_the_registry_entry_and_the_contract_have_names_of_their_own():
+    """"`companion/game.py` (the contract) and `engine.Game` (a registry entry) share a name": no more."""
+    import companion.engine
+
+    assert not hasattr(companion.engine, "Game")
+    assert game("quinque").__class__ is RegisteredGame

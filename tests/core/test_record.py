@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from companion import record
 from companion.dice import RandomDice
-from companion.engine import Game
+from companion.engine import RegisteredGame
 from companion.game import Event, Options, Player, Refusal, RuleError, View
 from companion.games import game, names
 from companion.games.quin.examples import example_setup
@@ -240,7 +240,7 @@ def event_twins(event: Event) -> list[Event]:
     return []
 
 
-def check_sentences(entry: Game, state: Any, events: list[Event], sentences: tuple[str, ...]) -> None:
+def check_sentences(entry: RegisteredGame, state: Any, events: list[Event], sentences: tuple[str, ...]) -> None:
     """The sentences of one step name no kind still hidden in `state`, tell no hidden piece as "7 (Shadow)",
     and do not change when two hidden pieces of one player swap identities, nor with an event that differs
     only in what its public form hides (so they cannot depend on a secret)."""

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from companion.dice import RandomDice
-from companion.engine import Game
+from companion.engine import RegisteredGame
 from companion.game import Event, Options, RuleError, SetupError
 from companion.games import game
 from companion.games.quark import views
@@ -30,7 +30,7 @@ from companion.store import Store
 
 NAMES = ("Ann", "Bo", "Cy", "Dee")
 DICE = RandomDice.seeded(0)
-GAME: Game = game("quark")
+GAME: RegisteredGame = game("quark")
 
 
 def start(players: int = 4, **settings: Any) -> QuarkState:

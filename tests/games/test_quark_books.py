@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.dice import RandomDice
-from companion.engine import Game
+from companion.engine import RegisteredGame
 from companion.game import Event, Options, RuleError
 from companion.games import game
 from companion.games.quark.rules import HandCounted
@@ -37,7 +37,7 @@ from companion.session import Session
 from companion.store import Store
 from tests.support import ManualClock
 
-GAME: Game = game("quark")
+GAME: RegisteredGame = game("quark")
 DICE = RandomDice.seeded(0)
 NAMES = ("Ann", "Bo", "Cy", "Dee")
 

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.dice import RandomDice
-from companion.engine import Game
+from companion.engine import RegisteredGame
 from companion.game import Event, Options, RuleError
 from companion.games import game
 from companion.games.quark import views
@@ -39,7 +39,7 @@ from tests.support import ManualClock
 
 NAMES = ("Ann", "Bo", "Cy", "Dee")
 DICE = RandomDice.seeded(0)
-GAME: Game = game("quark")
+GAME: RegisteredGame = game("quark")
 
 
 def start(players: int = 3) -> QuarkState:

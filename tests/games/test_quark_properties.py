@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.dice import RandomDice
-from companion.engine import Game
+from companion.engine import RegisteredGame
 from companion.game import Event, Options, RuleError
 from companion.games import game
 from companion.games.quark.state import (
@@ -35,7 +35,7 @@ from companion.store import Store
 
 NAMES = ("Ann", "Bo", "Cy", "Dee")
 DICE = RandomDice.seeded(0)
-GAME: Game = game("quark")
+GAME: RegisteredGame = game("quark")
 
 
 def decide(state: QuarkState, action: Any) -> list[Event]:

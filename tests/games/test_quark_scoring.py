@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from companion.dice import RandomDice
-from companion.engine import Game
+from companion.engine import RegisteredGame
 from companion.game import TIE, Options, SetupError
 from companion.games import game
 from companion.games.quark import settings
@@ -17,7 +17,7 @@ from companion.games.quark.scoring import DEFAULT_ATOMS, Atom, best_atom, score
 from companion.games.quark.state import Counts, QuarkState
 
 NAMES = ("Ann", "Bo", "Cy", "Dee")
-GAME: Game = game("quark")
+GAME: RegisteredGame = game("quark")
 
 
 def start(players: int = 4, **table: Any) -> QuarkState:

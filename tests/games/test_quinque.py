@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from companion.engine import Game
+from companion.engine import RegisteredGame
 from companion.game import ChooseFirst, FirstPlayerChosen, Options, RuleError, SetupError
 from companion.games import game
 from companion.games.quinque import settings as quinque_settings
@@ -30,7 +30,7 @@ from tests.support.quinque import ANN, BO, GAME, act, add, board, mark, move, ne
 
 
 def test_registered_under_its_name():
-    assert isinstance(GAME, Game) and game("quinque") is GAME
+    assert isinstance(GAME, RegisteredGame) and game("quinque") is GAME
     assert (GAME.title, GAME.min_players, GAME.max_players) == ("Quinque", 2, 2)
     assert GAME.chooses_first
     assert GAME.action_types == ("mark", "add", "move", "skip", "choose_first", "leave")

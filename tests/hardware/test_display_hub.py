@@ -14,7 +14,7 @@ import pytest
 
 from companion import small_display
 from companion.dice import Dice, RandomDice
-from companion.engine import Facts, Game, everything_public
+from companion.engine import Facts, RegisteredGame, everything_public
 from companion.game import Action, Event, Options, Outcome, RuleError, Seat, View, require
 from companion.games import register, unregister
 from companion.session import Session
@@ -180,8 +180,8 @@ class RevealDisplay:
 
 RULES = SecretRules()
 VIEWS = SecretViews()
-SECRETS = Game(Facts("display-secrets", "Secrets", 2, 4), RULES, VIEWS, NoSettings())
-WITH_MENU = Game(Facts("display-secrets-menu", "Secrets", 2, 4), RULES, VIEWS, NoSettings(), RevealDisplay())
+SECRETS = RegisteredGame(Facts("display-secrets", "Secrets", 2, 4), RULES, VIEWS, NoSettings())
+WITH_MENU = RegisteredGame(Facts("display-secrets-menu", "Secrets", 2, 4), RULES, VIEWS, NoSettings(), RevealDisplay())
 
 
 def secrets_of(session: Session, player: str) -> set[str]:
@@ -218,7 +218,7 @@ def with_menu(tmp_path: Path) -> Iterator[Session]:
     yield from _playing(WITH_MENU, tmp_path)
 
 
-def _playing(entry: Game, tmp_path: Path) -> Iterator[Session]:
+def _playing(entry: RegisteredGame, tmp_path: Path) -> Iterator[Session]:
     register(entry)
     store = Store.open(tmp_path / "games.db")
     try:

@@ -17,7 +17,7 @@ from typing import Any
 
 from companion.codec import optional
 from companion.dice import Dice
-from companion.engine import Facts, Game, everything_public, told_left
+from companion.engine import Facts, RegisteredGame, everything_public, told_left
 from companion.game import Action, Event, Options, Outcome, PlayerLeft, Seat, SetupError, UnknownEvent, View
 
 FACTS = Facts(name="tiny", title="Tiny Dice", min_players=2, max_players=5)
@@ -152,10 +152,10 @@ def tell(event: Event, state: TinyState) -> str:
     raise UnknownEvent("Tiny Dice", event)
 
 _this = sys.modules[__name__]
-GAME = Game(FACTS, _this, _this, _this)  # type: ignore[arg-type]
+GAME = RegisteredGame(FACTS, _this, _this, _this)  # type: ignore[arg-type]
 
 
-def registered() -> Game:
+def registered() -> RegisteredGame:
     from companion.games import register
 
     return register(GAME)

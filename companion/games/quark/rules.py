@@ -408,7 +408,7 @@ def preview(state: QuarkState, action: Action) -> list[Event]:
     """The events `action` would cause now, without taking it: what a screen shows before a player confirms.
 
     Raises `RuleError` if the rules refuse it; the engine's own checks (whose
-    turn it is, the end of the game) are asked first with `Game.refusal`.
+    turn it is, the end of the game) are asked first with `RegisteredGame.refusal`.
     """
     return decide(state, action)
 

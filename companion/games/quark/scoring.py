@@ -4,10 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
-if TYPE_CHECKING:
-    from companion.games.quark.state import Counts
+
+class Seat(Protocol):
+    """What scoring reads of a player's counts (``state.Counts`` is one).
+
+    Named here, not imported, so that the state can hold atoms without the two modules importing each other.
+    """
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def energy(self) -> int: ...
+    @property
+    def protons(self) -> int: ...
+    @property
+    def neutrons(self) -> int: ...
+    @property
+    def particle_points(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -81,7 +96,7 @@ class Score:
         return self.particle_points + self.atom_points + self.leftover_energy
 
 
-def score(seat: Counts, atoms: Sequence[Atom]) -> Score:
+def score(seat: Seat, atoms: Sequence[Atom]) -> Score:
     """`seat`'s score if the game ended now."""
     atom = best_atom(seat.protons, seat.neutrons, seat.energy, atoms)
     leftover = seat.energy - (atom.electrons if atom else 0)

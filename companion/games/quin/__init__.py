@@ -9,7 +9,8 @@ keeps the powers' limits, answers "what was the last move?" and checks a claim
 that a Light stands on First Sight. The board's geometry stays on the table.
 
 The parts: `pieces` (the nine kinds and the capture table), `state`, `rules`
-(the actions, events and referee), `views` (what each audience may see),
+(the actions, events and referee of play), `private_setup` (of the setup before
+play), `views` (what each audience may see),
 `settings`, `examples` (ready-made setups) and `display` (a player's own
 small display).
 """

@@ -1,4 +1,5 @@
-"""Quin's referee: private setup, flashes, powers and their limits, the two ways to win.
+"""Quin's referee: flashes, powers and their limits, the two ways to win; the private setup before play is
+`private_setup`'s, whose actions and events are named here too.
 
 The vocabulary first (what the table may ask, what the referee says
 happened), then `decide`, which checks an action and returns events, and
@@ -13,7 +14,7 @@ secret); `views.public_event` strips them before anyone else reads an event.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from itertools import combinations
@@ -37,24 +38,58 @@ from companion.games.quin.pieces import (
     ANNIHILATION,
     ARTIFICIAL_LIGHT,
     CAPTURE,
-    CLONE_FROM,
-    CLONE_TO,
-    KINDS,
     LABELS,
     LIGHT,
     LIGHT_TAKES_LIGHT,
     MEMORY,
     MEMORY_SWAPS,
     MUTUAL_DESTRUCTION,
-    PLURALS,
     REFLECTOR,
-    STARTING_POINTS,
     TIME,
     VOID,
-    ZERO_G_AT_START,
-    counts,
     flash_result,
-    parse_kind,
+)
+
+# The setup's actions and events are this game's too: importers find every one here.
+from companion.games.quin.private_setup import (
+    Assign as Assign,
+)
+from companion.games.quin.private_setup import (
+    Clone as Clone,
+)
+from companion.games.quin.private_setup import (
+    CloneChosen as CloneChosen,
+)
+from companion.games.quin.private_setup import (
+    PieceAssigned as PieceAssigned,
+)
+from companion.games.quin.private_setup import (
+    PieceLabel as PieceLabel,
+)
+from companion.games.quin.private_setup import (
+    PieceUnassigned as PieceUnassigned,
+)
+from companion.games.quin.private_setup import (
+    PlayStarted as PlayStarted,
+)
+from companion.games.quin.private_setup import (
+    Setup as Setup,
+)
+from companion.games.quin.private_setup import (
+    SetupDone as SetupDone,
+)
+from companion.games.quin.private_setup import (
+    SetupFinished as SetupFinished,
+)
+from companion.games.quin.private_setup import (
+    Unassign as Unassign,
+)
+from companion.games.quin.private_setup import decide_setup, evolve_setup, read_label, setup_candidates
+from companion.games.quin.private_setup import (
+    join_labels as join_labels,
+)
+from companion.games.quin.private_setup import (
+    setup_problems as setup_problems,
 )
 from companion.games.quin.settings import QuinSettings
 from companion.games.quin.state import (
@@ -84,7 +119,6 @@ MAX_TEXT = 60
 """The longest name of a space ("Gateway 2", "Line 2, next to Iris") an action may carry."""
 
 
-
 class Ending(StrEnum):
     """Why a game of Quin was won: `Outcome.reason` (the words stored with a finished game)."""
 
@@ -98,69 +132,6 @@ LIGHT_ON_FIRST_SIGHT = Ending.LIGHT_ON_FIRST_SIGHT
 # The same two, as a `GameWon` event and the public view's outcome say them.
 WON_BY_CAPTURE = "captured_light"
 WON_ON_FIRST_SIGHT = "first_sight"
-
-PieceLabel = str | int
-"""A piece's label as an action may write it: ``"7"`` or ``7``."""
-
-
-# -- the actions: private setup ------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Clone(Action):
-    """Choose the Clone: the face it replaces (any but Light and Shadow) and what it becomes."""
-
-    type = "clone"
-    private = True
-    player: Seat
-    taken: str = key("from")
-    made: str = key("to")
-
-
-@dataclass(frozen=True, slots=True)
-class Assign(Action):
-    """Give a label an identity and a place: ``"board"`` (a starting point) or ``"zero-g"``."""
-
-    type = "assign"
-    private = True
-    player: Seat
-    label: PieceLabel
-    identity: str
-    where: str
-
-
-@dataclass(frozen=True, slots=True)
-class Unassign(Action):
-    """Take a label's identity back."""
-
-    type = "unassign"
-    private = True
-    player: Seat
-    label: PieceLabel
-
-
-@dataclass(frozen=True, slots=True)
-class SetupDone(Action):
-    """Finish one's private setup (it cannot be changed afterwards)."""
-
-    type = "setup_done"
-    private = True
-    player: Seat
-
-
-@dataclass(frozen=True, slots=True)
-class Setup(Action):
-    """A whole private setup at once: the Clone, each label's identity by place, and (unless `done` is
-    false) finished. ``clone`` is ``{"from": ..., "to": ...}``; ``board`` and ``zero_g`` map labels to
-    identities."""
-
-    type = "setup"
-    private = True
-    player: Seat
-    clone: Mapping[str, str]
-    board: Mapping[str, str]
-    zero_g: Mapping[str, str]
-    done: bool = optional(True)
 
 
 # -- the actions: play (each only on the player's own turn) ---------------------------------------------
@@ -300,60 +271,6 @@ ACTIONS: tuple[type[Action], ...] = (
     Reflect,
     Pass,
 )
-
-
-# -- the events: private setup (none of them begins play: who starts may still be chosen) -----------------
-
-
-@dataclass(frozen=True, slots=True)
-class CloneChosen(Event):
-    """The player's Clone: the face it replaces (`taken`) and what it becomes (`made`). Secret."""
-
-    type = "clone_chosen"
-    begins_play = False
-    player: str
-    taken: str = key("from")
-    made: str = key("to")
-
-
-@dataclass(frozen=True, slots=True)
-class PieceAssigned(Event):
-    """A label was given an identity (secret) and a place."""
-
-    type = "piece_assigned"
-    begins_play = False
-    player: str
-    label: str
-    identity: str
-    where: str
-
-
-@dataclass(frozen=True, slots=True)
-class PieceUnassigned(Event):
-    """A label's identity was taken back."""
-
-    type = "piece_unassigned"
-    begins_play = False
-    player: str
-    label: str
-
-
-@dataclass(frozen=True, slots=True)
-class SetupFinished(Event):
-    """The player finished their private setup."""
-
-    type = "setup_finished"
-    begins_play = False
-    player: str
-
-
-@dataclass(frozen=True, slots=True)
-class PlayStarted(Event):
-    """Both setups are finished; `player` has the first turn (until someone takes a step, it may change)."""
-
-    type = "play_started"
-    begins_play = False
-    player: str
 
 
 # -- the events: play ----------------------------------------------------------------------------------------
@@ -567,16 +484,10 @@ def left(state: QuinState, player: str) -> QuinState:
 # -- reading an action's fields ------------------------------------------------------------------
 
 
-def _label(value: PieceLabel | None, name: str) -> str:
-    text = str(value).strip() if value is not None else ""
-    require(text in LABELS, f'"{name}" must be a piece label, {LABELS[0]} to {LABELS[-1]}.')
-    return text
-
-
 def _labels(values: Sequence[PieceLabel], name: str) -> list[str]:
     if not values:
         raise RuleError(f'"{name}" must be a list of piece labels, e.g. ["12", "13"].')
-    labels = [_label(value, name) for value in values]
+    labels = [read_label(value, name) for value in values]
     require(len(set(labels)) == len(labels), f'"{name}" names the same piece twice.')
     return labels
 
@@ -589,16 +500,6 @@ def _text(value: str | None, name: str) -> str | None:
     return value.strip() or None
 
 
-def _count(n: int, kind: str) -> str:
-    return f"{n} {kind if n == 1 else PLURALS[kind]}"
-
-
-def join_labels(labels: Sequence[str]) -> str:
-    """``"2, 6 and 11"``: in numeric order, so the order never hints at anything."""
-    ordered = sorted(labels, key=int)
-    return ordered[0] if len(ordered) == 1 else ", ".join(ordered[:-1]) + " and " + ordered[-1]
-
-
 def _is_first_sight(text: str | None) -> bool:
     return text is not None and " ".join(text.replace("-", " ").lower().split()) == "first sight"
 
@@ -609,16 +510,8 @@ def _is_first_sight(text: str | None) -> bool:
 def decide(state: QuinState, action: Action, dice: Dice | None = None) -> list[Event]:
     """The events `action` causes, or `RuleError` with the reason. Quin rolls no dice."""
     match action:
-        case Clone():
-            return _clone(state, action)
-        case Assign():
-            return _assign(state, action)
-        case Unassign():
-            return _unassign(state, action)
-        case SetupDone():
-            return _setup_done(state, action)
-        case Setup():
-            return _setup_all(state, action)
+        case Clone() | Assign() | Unassign() | SetupDone() | Setup():
+            return decide_setup(state, action)
         case Move():
             return _move(state, action)
         case ClaimFirstSight():
@@ -641,187 +534,6 @@ def decide(state: QuinState, action: Action, dice: Dice | None = None) -> list[E
             _in_play(state)
             return [Passed(action.player), _turn_ends(state, action.player)]
     raise RuleError(f"Quin has no action {type(action).type!r}.")
-
-
-# -- private setup -----------------------------------------------------------------------------
-
-
-def _setting_up(state: QuinState, player: str) -> None:
-    require(state.phase == SETUP, "Setup is over: the game is being played.")
-    require(not state.side(player).ready, f"{player} has already finished their setup.")
-
-
-def _clone(state: QuinState, action: Clone) -> list[Event]:
-    player = action.player
-    _setting_up(state, player)
-    taken, made = parse_kind(action.taken), parse_kind(action.made)
-    require(
-        taken in CLONE_FROM,
-        '"from" must be the piece whose face the Clone replaces: any kind but Light and Shadow '
-        "(Artificial Light, Time, Reflector, Memory, Peripheral or Void).",
-    )
-    require(made in CLONE_TO, '"to" must be what the Clone becomes: Time, Memory, Void or Artificial Light.')
-    assert taken is not None and made is not None
-    adjustable = dict(state.adjustable)
-    require(counts(adjustable, None)[taken] > 0, f"This table plays without {PLURALS[taken]}, so none can be cloned.")
-    after = counts(adjustable, (taken, made))
-    assigned = _assigned(state, player)
-    for kind in KINDS:
-        have = sum(1 for p in assigned if p.identity == kind)
-        require(
-            have <= after[kind],
-            f"{_count(have, kind)} already have labels; with this Clone you would have only {after[kind]}. "
-            "Take one back first.",
-        )
-    _zero_g_room(assigned, after)
-    return [CloneChosen(player, taken, made)]
-
-
-def _assigned(state: QuinState, player: str, *, leaving_out: str | None = None) -> list[Piece]:
-    return [p for p in state.pieces_of(player) if p.identity is not None and p.label != leaving_out]
-
-
-def _zero_g_room(assigned: Sequence[Piece], have: Mapping[str, int]) -> None:
-    """All Artificial Lights must fit on the Zero-G card beside the others put there."""
-    room = ZERO_G_AT_START - have[ARTIFICIAL_LIGHT]
-    others = sum(1 for p in assigned if p.where == ZERO_G and p.identity != ARTIFICIAL_LIGHT)
-    require(
-        others <= room,
-        f"Your Zero-G card holds {ZERO_G_AT_START} pieces and all your "
-        f"{_count(have[ARTIFICIAL_LIGHT], ARTIFICIAL_LIGHT)} must be among them, "
-        f"so only {room} other pieces fit there.",
-    )
-
-
-_PLACES = {"board": BOARD, "zero-g": ZERO_G, "zerog": ZERO_G, "zero-gravity": ZERO_G, "zero gravity": ZERO_G}
-
-
-def _place(value: str) -> str:
-    text = " ".join(value.replace("_", "-").lower().split())
-    require(text in _PLACES, '"where" must be "board" (a starting point) or "zero-g" (the Zero-G card).')
-    return _PLACES[text]
-
-
-def _assign(state: QuinState, action: Assign) -> list[Event]:
-    player = action.player
-    _setting_up(state, player)
-    require(
-        state.side(player).clone is not None,
-        "Choose your Clone first: one piece (not your Light or a Shadow) becomes Time, Memory, Void "
-        "or an Artificial Light.",
-    )
-    label = _label(action.label, "label")
-    identity = parse_kind(action.identity)
-    require(identity is not None, f'"identity" must be one of: {", ".join(KINDS)}.')
-    assert identity is not None
-    where = _place(action.where)
-    have = state.counts_for(player)
-    others = _assigned(state, player, leaving_out=label)
-    same = [p.label for p in others if p.identity == identity]
-    require(
-        len(same) < have[identity],
-        f"You have {_count(have[identity], identity)}"
-        + (f", already labelled {join_labels(same)}." if same else ", so none can be given a label."),
-    )
-    if where == BOARD:
-        require(
-            identity != ARTIFICIAL_LIGHT,
-            "Artificial Lights start on your Zero-G card; they come onto the board later, on open Gateways.",
-        )
-        on_board = sum(1 for p in others if p.where == BOARD)
-        require(
-            on_board < STARTING_POINTS,
-            f"All {STARTING_POINTS} starting points are taken: put this piece on your Zero-G card, "
-            "or take another back first.",
-        )
-    else:
-        on_card = sum(1 for p in others if p.where == ZERO_G)
-        require(
-            on_card < ZERO_G_AT_START,
-            f"Your Zero-G card already holds {ZERO_G_AT_START} pieces: put this one on a starting point, "
-            "or take another back first.",
-        )
-        _zero_g_room([*others, Piece(player, label, identity, ZERO_G)], have)
-    return [PieceAssigned(player, label, identity, where)]
-
-
-def _unassign(state: QuinState, action: Unassign) -> list[Event]:
-    _setting_up(state, action.player)
-    label = _label(action.label, "label")
-    require(state.piece(action.player, label).identity is not None, f"Label {label} has no identity to take back.")
-    return [PieceUnassigned(action.player, label)]
-
-
-def setup_problems(state: QuinState, player: str) -> list[str]:
-    """What still keeps `player`'s setup from being finished (empty when it is ready)."""
-    side = state.side(player)
-    problems: list[str] = []
-    if side.clone is None:
-        problems.append("choose your Clone")
-    pieces = state.pieces_of(player)
-    missing = [p.label for p in pieces if p.identity is None]
-    if missing:
-        problems.append(f"give an identity to {'label' if len(missing) == 1 else 'labels'} {join_labels(missing)}")
-    have = state.counts_for(player)
-    for kind in KINDS:
-        n = sum(1 for p in pieces if p.identity == kind)
-        if not missing and n != have[kind]:
-            problems.append(f"you need {_count(have[kind], kind)}, not {n}")
-    on_board = sum(1 for p in pieces if p.where == BOARD)
-    if not missing and on_board != STARTING_POINTS:
-        problems.append(f"put exactly {STARTING_POINTS} pieces on your starting points (now {on_board})")
-    if any(p.identity == ARTIFICIAL_LIGHT and p.where == BOARD for p in pieces):
-        problems.append("move your Artificial Lights to your Zero-G card")
-    return problems
-
-
-def _setup_done(state: QuinState, action: SetupDone) -> list[Event]:
-    player = action.player
-    _setting_up(state, player)
-    problems = setup_problems(state, player)
-    require(not problems, "Your setup is not finished: " + "; ".join(problems) + ".")
-    events: list[Event] = [SetupFinished(player)]
-    if state.side(state.rival(player)).ready:
-        events.append(PlayStarted(state.first or state.names[0]))
-    return events
-
-
-def _setup_all(state: QuinState, action: Setup) -> list[Event]:
-    """The whole setup as the single steps it stands for: take every label back, Clone, each label, done."""
-    player = action.player
-    _setting_up(state, player)
-    clone = action.clone
-    require(
-        "from" in clone and "to" in clone,
-        '"clone" must say which face the Clone replaces and what it becomes, '
-        'e.g. {"from": "Peripheral", "to": "Time"}.',
-    )
-    places: dict[str, tuple[str, str]] = {}
-    for group, where in ((action.board, BOARD), (action.zero_g, ZERO_G)):
-        for label, identity in group.items():
-            clean = _label(label, "label")
-            require(clean not in places, f"Label {clean} is given twice.")
-            places[clean] = (where, identity)
-    steps: list[Action] = [
-        *(Unassign(player, p.label) for p in _assigned(state, player)),
-        Clone(player, clone["from"], clone["to"]),
-        *(
-            Assign(player, label, identity, where)
-            for label, (where, identity) in sorted(places.items(), key=lambda item: int(item[0]))
-        ),
-    ]
-    if action.done:
-        steps.append(SetupDone(player))
-    events: list[Event] = []
-    for step in steps:
-        try:
-            made = decide(state, step)
-        except RuleError as refusal:
-            raise RuleError(f"Label {step.label}: {refusal}" if isinstance(step, Assign) else str(refusal)) from None
-        for event in made:
-            state = evolve(state, event)
-        events.extend(made)
-    return events
 
 
 # -- play -----------------------------------------------------------------------------------------
@@ -861,7 +573,7 @@ def _turn_ends(state: QuinState, player: str) -> Event:
 def _move(state: QuinState, action: Move) -> list[Event]:
     _in_play(state)
     player = action.player
-    piece = _own_on_board(state, player, _label(action.label, "label"), ", so it cannot move")
+    piece = _own_on_board(state, player, read_label(action.label, "label"), ", so it cannot move")
     _free_to_move(state, piece)
     start, to = _text(action.start, "from"), _text(action.to, "to")
     if _is_first_sight(to):
@@ -871,7 +583,7 @@ def _move(state: QuinState, action: Move) -> list[Event]:
 
 def _first_sight(state: QuinState, action: ClaimFirstSight) -> list[Event]:
     _in_play(state)
-    piece = _own_on_board(state, action.player, _label(action.label, "label"), ", so it cannot reach First Sight")
+    piece = _own_on_board(state, action.player, read_label(action.label, "label"), ", so it cannot reach First Sight")
     _free_to_move(state, piece)
     return _reach_first_sight(state, action.player, piece, _text(action.start, "from"))
 
@@ -889,8 +601,8 @@ def _flash(state: QuinState, action: Flash) -> list[Event]:
     _in_play(state)
     player = action.player
     rival = state.rival(player)
-    attacker = state.piece(player, _label(action.attacker, "attacker"))
-    defender = state.piece(rival, _label(action.defender, "defender"))
+    attacker = state.piece(player, read_label(action.attacker, "attacker"))
+    defender = state.piece(rival, read_label(action.defender, "defender"))
     require(
         attacker.where == BOARD,
         f"Your {attacker.label} is not on the board ({_where_words(attacker)}), so it cannot flash.",
@@ -903,7 +615,7 @@ def _flash(state: QuinState, action: Flash) -> list[Event]:
     )
     reflector: str | None = None
     if action.reflector is not None:
-        reflector = _label(action.reflector, "reflector")
+        reflector = read_label(action.reflector, "reflector")
         mirror = _own_on_board(state, player, reflector, ", so it cannot reflect")
         require(
             mirror.identity == REFLECTOR and attacker.identity in (LIGHT, ARTIFICIAL_LIGHT),
@@ -923,8 +635,8 @@ def _flash(state: QuinState, action: Flash) -> list[Event]:
 def _swap(state: QuinState, action: Swap) -> list[Event]:
     _in_play(state)
     player = action.player
-    memory = _own_on_board(state, player, _label(action.memory, "memory"), ", so it cannot swap")
-    other = _own_on_board(state, player, _label(action.other, "with"), ", so it cannot be swapped")
+    memory = _own_on_board(state, player, read_label(action.memory, "memory"), ", so it cannot swap")
+    other = _own_on_board(state, player, read_label(action.other, "with"), ", so it cannot be swapped")
     require(memory.label != other.label, "A Memory swaps places with another of your pieces, not with itself.")
     require(
         memory.identity == MEMORY and memory.swaps_left > 0 and memory.label not in state.this_turn.swapped,
@@ -938,8 +650,8 @@ def _time(state: QuinState, action: UseTime) -> list[Event]:
     _in_play(state)
     player = action.player
     rival = state.rival(player)
-    time = _own_on_board(state, player, _label(action.time, "time"), ", so it cannot use a power")
-    target = state.piece(rival, _label(action.target, "target"))
+    time = _own_on_board(state, player, read_label(action.time, "time"), ", so it cannot use a power")
+    target = state.piece(rival, read_label(action.target, "target"))
     require(target.where == BOARD, f"{rival}'s {target.label} is not on the board, so Time cannot move it.")
     require(
         time.identity == TIME,
@@ -953,7 +665,7 @@ def _resurrect(state: QuinState, action: Resurrect) -> list[Event]:
     player = action.player
     rival = state.rival(player)
     require(not state.side(player).totem_used, "Your Resurrection Totem has been used; it works once per game.")
-    piece = state.piece(player, _label(action.label, "label"))
+    piece = state.piece(player, read_label(action.label, "label"))
     require(piece.taken, f"Your {piece.label} is not on {rival}'s Zero-G card, so the Totem cannot bring it back.")
     require(
         piece.how != HOW_USED,
@@ -970,7 +682,7 @@ def _resurrect(state: QuinState, action: Resurrect) -> list[Event]:
 def _bring_in(state: QuinState, action: BringIn) -> list[Event]:
     _in_play(state)
     player = action.player
-    labels = _labels(action.labels, "labels") if action.labels is not None else [_label(action.label, "label")]
+    labels = _labels(action.labels, "labels") if action.labels is not None else [read_label(action.label, "label")]
     pieces = [state.piece(player, label) for label in labels]
     for piece in pieces:
         require(piece.where == ZERO_G, f"Your {piece.label} is not on your Zero-G card ({_where_words(piece)}).")
@@ -984,7 +696,7 @@ def _bring_in(state: QuinState, action: BringIn) -> list[Event]:
 def _gravity(state: QuinState, action: Gravity) -> list[Event]:
     _in_play(state)
     player = action.player
-    caster = _own_on_board(state, player, _label(action.void, "void"), ", so it cannot cast Void Gravity")
+    caster = _own_on_board(state, player, read_label(action.void, "void"), ", so it cannot cast Void Gravity")
     moved = [
         _own_on_board(state, player, label, ", so Void Gravity cannot move it")
         for label in _labels(action.voids, "voids")
@@ -1004,8 +716,8 @@ def _gravity(state: QuinState, action: Gravity) -> list[Event]:
 def _reflect(state: QuinState, action: Reflect) -> list[Event]:
     _in_play(state)
     player = action.player
-    mirror = _own_on_board(state, player, _label(action.reflector, "reflector"), ", so it cannot reflect")
-    piece = _own_on_board(state, player, _label(action.piece, "piece"), ", so it cannot be sent")
+    mirror = _own_on_board(state, player, read_label(action.reflector, "reflector"), ", so it cannot reflect")
+    piece = _own_on_board(state, player, read_label(action.piece, "piece"), ", so it cannot be sent")
     require(mirror.label != piece.label, "A Reflector sends another of your pieces, not itself.")
     _free_to_move(state, piece)
     require(
@@ -1029,7 +741,7 @@ def legal_actions(state: QuinState, player: str) -> list[Action]:
     if player not in state.names or state.result is not None:
         return []
     if state.phase == SETUP:
-        candidates = _setup_candidates(state, player)
+        candidates = setup_candidates(state, player)
     elif state.phase == PLAY and state.turn == player:
         candidates = _play_candidates(state, player)
     else:
@@ -1043,22 +755,6 @@ def _allowed(state: QuinState, action: Action) -> bool:
     except RuleError:
         return False
     return True
-
-
-def _setup_candidates(state: QuinState, player: str) -> Iterator[Action]:
-    if state.side(player).ready:
-        return
-    for taken in CLONE_FROM:
-        for made in CLONE_TO:
-            yield Clone(player, taken, made)
-    for piece in state.pieces_of(player):
-        for kind in KINDS:
-            for where in (BOARD, ZERO_G):
-                if (piece.identity, piece.where) != (kind, where):
-                    yield Assign(player, piece.label, kind, where)
-        if piece.identity is not None:
-            yield Unassign(player, piece.label)
-    yield SetupDone(player)
 
 
 def _play_candidates(state: QuinState, player: str) -> Iterator[Action]:
@@ -1123,19 +819,8 @@ def evolve(state: QuinState, event: Event) -> QuinState:
         case FirstPlayerChosen(player=first):
             # The engine takes this only before play begins: in play it is still the first turn.
             return replace(state, first=first, turn=first if state.phase == PLAY else state.turn)
-        case CloneChosen():
-            side = state.side(event.player)
-            return state.with_side(replace(side, clone=(event.taken, event.made)))
-        case PieceAssigned():
-            piece = state.piece(event.player, event.label)
-            return state.with_piece(replace(piece, identity=event.identity, where=event.where))
-        case PieceUnassigned():
-            piece = state.piece(event.player, event.label)
-            return state.with_piece(replace(piece, identity=None, where=OFF))
-        case SetupFinished():
-            return state.with_side(replace(state.side(event.player), ready=True))
-        case PlayStarted():
-            return replace(state, phase=PLAY, turn=event.player, turn_number=1)
+        case CloneChosen() | PieceAssigned() | PieceUnassigned() | SetupFinished() | PlayStarted():
+            return evolve_setup(state, event)
         case TurnEnded():
             flash = state.this_turn.flash
             return replace(

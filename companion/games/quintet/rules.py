@@ -732,7 +732,7 @@ def legal_actions(state: QuintetState, player: str) -> list[Action]:
     A roll belongs to whoever it is due to. Everything else recorded during a
     turn (captures, Safety, ending it, the rule 8 question) belongs to the
     turn's mover. The capturing circle is not listed: any order of the
-    players may be chosen (ask `Game.refusal` about one).
+    players may be chosen (ask `RegisteredGame.refusal` about one).
     """
     actions: list[Action] = []
     if due_to_roll(state) == player:
