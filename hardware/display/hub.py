@@ -4,7 +4,7 @@ The hub keeps a `PortScanner` on the configured ports. When a display says
 HELLO, its device identity (never its port) decides what it gets:
 
 - an identity paired with a player of the game in progress gets what that
-  player's own display shows (`view_for(player)`, drawn for its screen size
+  player's own display shows (`private_view(player)`, drawn for its screen size
   by the game's display module, or plainly: `companion.small_display`);
 - any other display gets a pairing code (and the shared screen asks whose
   display shows it), or a neutral screen: never anything secret.
@@ -72,7 +72,7 @@ class TableGame(Protocol):
 class TableSession(Protocol):
     """What the hub needs of the game in progress (a `companion.session.Session` has it all).
 
-    `view_for` is asked from the hub's threads too, so it must only read (the
+    `private_view` is asked from the hub's threads too, so it must only read (the
     Session's reads an immutable state); `act` is called on the UI thread only.
     """
 
@@ -82,7 +82,7 @@ class TableSession(Protocol):
     @property
     def game(self) -> TableGame: ...
 
-    def view_for(self, player: str) -> View: ...
+    def private_view(self, player: str) -> View: ...
 
     def act(self, action: Any) -> object: ...
 
@@ -413,7 +413,7 @@ class DisplayHub:
             if self._session is not session or shows is None or player not in _names(session):
                 return  # the game changed while the key was on its way
             try:
-                view = session.view_for(player)
+                view = session.private_view(player)
                 menu = shows.menu_for(view, self._menus.get(player))
                 if menu is None:
                     action = None  # the menu went away before the key arrived: nothing to choose
@@ -501,7 +501,7 @@ class DisplayHub:
 
     def _screens(self, session: TableSession, player: str, cols: int, rows: int) -> tuple[list[Page], bool]:
         """What `player`'s display shows: their menu (one screen, True), or their view's pages (False)."""
-        view = session.view_for(player)
+        view = session.private_view(player)
         shows = session.game.display
         menu = shows.menu_for(view, self._menus.get(player)) if shows is not None else None
         if menu is None:

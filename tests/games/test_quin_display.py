@@ -314,7 +314,7 @@ class Seat:
         self.note()
 
     def press(self, key: str, others: list[Seat]) -> None:
-        view = self.session.view_for(self.name)
+        view = self.session.private_view(self.name)
         menu = menu_for(view, self.menu)
         assert menu is not None, "the test presses keys only while the menu is up"
         self.menu, action = menu.press(view, key, self.core.cols, self.core.rows)
@@ -346,7 +346,7 @@ class Seat:
 
 def first_screen(session: Session, player: str, core: DisplayCore, menu: SetupMenu | None = None) -> Page:
     """What `player`'s display shows first: their setup menu while it is up, else their first page."""
-    view = session.view_for(player)
+    view = session.private_view(player)
     shown = menu_for(view, menu)
     if shown is not None:
         return shown.lines(view, core.cols, core.rows)
@@ -634,7 +634,7 @@ def test_a_quin_display_shows_its_players_pieces(hub: DisplayHub, table: Display
     display = table.plug("emu-ann", "usb-a", cols=21, rows=8)
     assert display.core.wait_for(lambda core: core.pair_code is not None)
     assert hub.pair(str(display.core.pair_code), "Ann")
-    pages = pages_for(session.view_for("Ann"), 21, 8, quin_display)
+    pages = pages_for(session.private_view("Ann"), 21, 8, quin_display)
     assert display.core.wait_for(lambda core: core.screen() == pages[0]), display.core.text()
     assert pages[0][0] == f"Ann{' ' * 15}1/{len(pages)}"
     assert " 1 Light" in "\n".join(line for page in pages for line in page)
@@ -653,7 +653,7 @@ def test_the_menu_is_up_while_the_setup_is_unfinished_then_the_pages_come_back(
     assert hub.pair(str(display.core.pair_code), "Ann")
     assert display.core.wait_for(lambda core: core.screen()[0] == "Ann       Setup 0/17")
     session.act(example_setup("Ann"))  # done on the table's screen instead
-    first = pages_for(session.view_for("Ann"), 20, 4, quin_display)[0]
+    first = pages_for(session.private_view("Ann"), 20, 4, quin_display)[0]
     assert first[1] == "Setting up"
     assert display.core.wait_for(lambda core: core.screen() == first), display.core.text()
     settle(dispatcher, lambda: True)  # what pairing told the shared screen
