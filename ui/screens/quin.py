@@ -15,8 +15,8 @@ widgets are thrown away when it blanks.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any, Literal
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, cast
 
 from kivy.clock import Clock
 from kivy.factory import Factory
@@ -37,7 +37,7 @@ from kivy.uix.widget import Widget
 from kivy.utils import get_hex_from_color
 
 from companion import codec
-from companion.game import Action, Refusal
+from companion.game import Action, GameView, Refusal
 from companion.games.quin.views import QuinOwnView, QuinView
 from companion.palette import is_light
 from ui import theme
@@ -289,10 +289,11 @@ class QuinScreen(GameScreen):
 
     # -- the shared table -----------------------------------------------------------------------
 
-    def render(self, view: QuinView) -> None:
+    def render(self, view: GameView | Mapping[str, Any]) -> None:
         """Keep the public view; widgets are updated on the next frame, never inside a touch."""
         # The log replays a story, whose views are JSON (the revealed view, for a finished game): read back typed.
-        self._view = view if isinstance(view, QuinView) else codec.from_json(QuinView, view)
+        read_back: Any = codec.from_json  # typed for actions and events; a view's JSON reads back the same way
+        self._view = read_back(QuinView, view) if isinstance(view, Mapping) else cast(QuinView, view)
         self._redraw()
 
     def draw(self) -> None:
