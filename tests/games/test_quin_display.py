@@ -21,6 +21,7 @@ from companion.games.quin.display import SetupMenu, in_setup, menu_for, piece_li
 from companion.games.quin.examples import example_setup
 from companion.games.quin.rules import Clone
 from companion.games.quin.state import QuinState
+from companion.games.quin.views import OwnPiece
 from companion.session import Session
 from companion.small_display import GameDisplay, Page, is_too_small, pages_for, text_pages, too_small
 from companion.store import Store
@@ -696,6 +697,7 @@ QUIN_VIEW: dict[str, Any] = {
     "game": "quin",
     "player": "Ann",
     "colour": "#e53935",
+    "rival": "Bo",
     "phase": "play",
     "turn": "Bo",
     "pieces": [
@@ -740,10 +742,10 @@ def test_identities_are_shortened_to_their_declared_forms_and_places_never() -> 
     assert short_kind("Artificial Light", 9) == "Art.Light"
     assert short_kind("Artificial Light", 2) == "Art.Light"  # never cut, even where it does not fit
     assert short_kind("Shadow", 4) == "Shadow"
-    assert piece_lines({"label": "7", "identity": "Peripheral", "where": "zero-g", "revealed": True}, 20) == [
+    assert piece_lines(OwnPiece("7", "Peripheral", "zero-g", 3, revealed=True), 20) == [
         " 7 Periph.*   zero-G"  # " 7 Peripheral* zero-G" would be 21
     ]
-    assert piece_lines({"label": "12", "identity": "Artificial Light", "where": "captured"}, 16) == [
+    assert piece_lines(OwnPiece("12", "Artificial Light", "captured", 5, revealed=False), 16) == [
         "12 Art.Light",
         "        captured",
     ]
