@@ -12,8 +12,8 @@ import re
 from companion import record
 from companion.codec import from_json
 from companion.game import View
-from companion.games.quin.views import QuinView
 from companion.games.quin.pieces import LABELS
+from companion.games.quin.views import QuinView
 from companion.store import Store
 from tests.core.test_record import play
 from tests.support.golden import read, scripts
