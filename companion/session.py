@@ -166,10 +166,6 @@ class Session(Generic[S, PV, OV]):
         """`own_view` as JSON (the edges)."""
         return self.game.private_view(self.state, player)
 
-    def view_for(self, player: str) -> View:
-        """What `player`'s own private display shows, as JSON: `private_view` (the displays' and phones' name)."""
-        return self.private_view(player)
-
     def public_event(self, event: Event) -> dict[str, Any]:
         """`event` as anyone at the table may read it."""
         return self.game.public_event(event)

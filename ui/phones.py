@@ -3,7 +3,7 @@
 `PhoneTable` sits between a `Session` and ``hardware.phones.server.PhoneServer``
 (which knows no game). The server calls `render` and `act` on the UI thread
 (through the table's dispatcher); `render(player)` is the game's phone page
-of ``session.view_for(player)``, the player's own private view and nothing
+of ``session.own_view(player)``, the player's own private view and nothing
 else; `act(player, action)` plays a tapped choice and answers a refusal with
 its sentence. A phone does its seat's private work only (a private setup step,
 a private choice: ``game.is_private``); public moves, Pass, Leave, Undo and
@@ -120,7 +120,7 @@ class PhoneTable:
         session = self.session
         if session is None or player not in session.options.names:
             return None
-        return session.game.phone_page(session.view_for(player))
+        return session.game.phone_page(session.own_view(player))  # typed: the game's page reads its fields
 
     def act(self, player: str, action: dict[str, Any]) -> str | None:
         """Play `action` for `player` (the server has already made it theirs); None if taken, else why not."""

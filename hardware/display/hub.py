@@ -4,7 +4,7 @@ The hub keeps a `PortScanner` on the configured ports. When a display says
 HELLO, its device identity (never its port) decides what it gets:
 
 - an identity paired with a player of the game in progress gets what that
-  player's own display shows (`view_for(player)`, drawn for its screen size
+  player's own display shows (`own_view(player)`, drawn for its screen size
   by the game's display module, or plainly: `companion.small_display`);
 - any other display gets a pairing code (and the shared screen asks whose
   display shows it), or a neutral screen: never anything secret.
@@ -41,8 +41,9 @@ from enum import StrEnum
 from functools import partial
 from typing import Any, Protocol
 
+from companion import codec
 from companion.dispatch import Dispatcher, immediate
-from companion.game import Refusal, View
+from companion.game import Refusal
 from companion.log_text import Tally, shown
 from companion.small_display import DOWN, MENU_KEYS, UP, GameDisplay, Menu, Page, neutral, pages_for
 from hardware.display import protocol
@@ -72,7 +73,7 @@ class TableGame(Protocol):
 class TableSession(Protocol):
     """What the hub needs of the game in progress (a `companion.session.Session` has it all).
 
-    `view_for` is asked from the hub's threads too, so it must only read (the
+    `own_view` is asked from the hub's threads too, so it must only read (the
     Session's reads an immutable state); `act` is called on the UI thread only.
     """
 
@@ -82,7 +83,7 @@ class TableSession(Protocol):
     @property
     def game(self) -> TableGame: ...
 
-    def view_for(self, player: str) -> View: ...
+    def own_view(self, player: str) -> Any: ...  # the game's own view, typed (a dict for a game whose views are)
 
     def act(self, action: Any) -> object: ...
 
@@ -413,7 +414,7 @@ class DisplayHub:
             if self._session is not session or shows is None or player not in _names(session):
                 return  # the game changed while the key was on its way
             try:
-                view = session.view_for(player)
+                view = session.own_view(player)  # typed: the game's menu reads its fields
                 menu = shows.menu_for(view, self._menus.get(player))
                 if menu is None:
                     action = None  # the menu went away before the key arrived: nothing to choose
@@ -501,11 +502,13 @@ class DisplayHub:
 
     def _screens(self, session: TableSession, player: str, cols: int, rows: int) -> tuple[list[Page], bool]:
         """What `player`'s display shows: their menu (one screen, True), or their view's pages (False)."""
-        view = session.view_for(player)
+        view = session.own_view(player)
         shows = session.game.display
         menu = shows.menu_for(view, self._menus.get(player)) if shows is not None else None
         if menu is None:
-            return pages_for(view, cols, rows, shows), False
+            # Pages are laid out from the view's JSON: the plain layout (a game without a display module, or a
+            # page that does not fit) reads keys; a game's own layout reads its view back typed.
+            return pages_for(codec.view_json(view), cols, rows, shows), False
         return [menu.lines(view, cols, rows)], True
 
 

@@ -21,6 +21,7 @@ from companion.games.quin.display import SetupMenu, in_setup, menu_for, piece_li
 from companion.games.quin.examples import example_setup
 from companion.games.quin.rules import Clone
 from companion.games.quin.state import QuinState
+from companion.games.quin.views import OwnPiece
 from companion.session import Session
 from companion.small_display import GameDisplay, Page, is_too_small, pages_for, text_pages, too_small
 from companion.store import Store
@@ -314,7 +315,7 @@ class Seat:
         self.note()
 
     def press(self, key: str, others: list[Seat]) -> None:
-        view = self.session.view_for(self.name)
+        view = self.session.private_view(self.name)
         menu = menu_for(view, self.menu)
         assert menu is not None, "the test presses keys only while the menu is up"
         self.menu, action = menu.press(view, key, self.core.cols, self.core.rows)
@@ -346,7 +347,7 @@ class Seat:
 
 def first_screen(session: Session, player: str, core: DisplayCore, menu: SetupMenu | None = None) -> Page:
     """What `player`'s display shows first: their setup menu while it is up, else their first page."""
-    view = session.view_for(player)
+    view = session.private_view(player)
     shown = menu_for(view, menu)
     if shown is not None:
         return shown.lines(view, core.cols, core.rows)
@@ -634,7 +635,7 @@ def test_a_quin_display_shows_its_players_pieces(hub: DisplayHub, table: Display
     display = table.plug("emu-ann", "usb-a", cols=21, rows=8)
     assert display.core.wait_for(lambda core: core.pair_code is not None)
     assert hub.pair(str(display.core.pair_code), "Ann")
-    pages = pages_for(session.view_for("Ann"), 21, 8, quin_display)
+    pages = pages_for(session.private_view("Ann"), 21, 8, quin_display)
     assert display.core.wait_for(lambda core: core.screen() == pages[0]), display.core.text()
     assert pages[0][0] == f"Ann{' ' * 15}1/{len(pages)}"
     assert " 1 Light" in "\n".join(line for page in pages for line in page)
@@ -653,7 +654,7 @@ def test_the_menu_is_up_while_the_setup_is_unfinished_then_the_pages_come_back(
     assert hub.pair(str(display.core.pair_code), "Ann")
     assert display.core.wait_for(lambda core: core.screen()[0] == "Ann       Setup 0/17")
     session.act(example_setup("Ann"))  # done on the table's screen instead
-    first = pages_for(session.view_for("Ann"), 20, 4, quin_display)[0]
+    first = pages_for(session.private_view("Ann"), 20, 4, quin_display)[0]
     assert first[1] == "Setting up"
     assert display.core.wait_for(lambda core: core.screen() == first), display.core.text()
     settle(dispatcher, lambda: True)  # what pairing told the shared screen
@@ -696,6 +697,7 @@ QUIN_VIEW: dict[str, Any] = {
     "game": "quin",
     "player": "Ann",
     "colour": "#e53935",
+    "rival": "Bo",
     "phase": "play",
     "turn": "Bo",
     "pieces": [
@@ -740,10 +742,10 @@ def test_identities_are_shortened_to_their_declared_forms_and_places_never() -> 
     assert short_kind("Artificial Light", 9) == "Art.Light"
     assert short_kind("Artificial Light", 2) == "Art.Light"  # never cut, even where it does not fit
     assert short_kind("Shadow", 4) == "Shadow"
-    assert piece_lines({"label": "7", "identity": "Peripheral", "where": "zero-g", "revealed": True}, 20) == [
+    assert piece_lines(OwnPiece("7", "Peripheral", "zero-g", 3, revealed=True), 20) == [
         " 7 Periph.*   zero-G"  # " 7 Peripheral* zero-G" would be 21
     ]
-    assert piece_lines({"label": "12", "identity": "Artificial Light", "where": "captured"}, 16) == [
+    assert piece_lines(OwnPiece("12", "Artificial Light", "captured", 5, revealed=False), 16) == [
         "12 Art.Light",
         "        captured",
     ]

@@ -88,7 +88,7 @@ def test_a_whole_private_setup_done_only_by_tapping_the_page_reaches_ready(table
     order = data.draw(st.permutations(NAMES))
     for player in order:
         for _tap in range(200):
-            view = session.view_for(player)
+            view = session.private_view(player)
             if not display.in_setup(view):
                 break
             choices = page_of(session.state, player)["choices"]
@@ -102,7 +102,7 @@ def test_a_whole_private_setup_done_only_by_tapping_the_page_reaches_ready(table
             except RuleError as refused:
                 raise AssertionError(f"the page offered {choice['label']!r}, refused: {refused}") from None
             check_page(session.state, player)
-        assert session.view_for(player)["setup"] is None or session.view_for(player)["setup"]["done"]
+        assert session.private_view(player)["setup"] is None or session.private_view(player)["setup"]["done"]
     assert session.state.phase == "play", "both sides set up by their pages alone: play begins"
 
 
@@ -163,7 +163,7 @@ def test_the_clone_offers_only_real_changes_and_the_notice_names_the_next_step()
     assert page["notice"].startswith("Next: your Clone.")
     session = Session.start(Store.in_memory(), "quin", Options((Player(ANN, "#e53935"), Player(BO, "#1e88e5")), {}))
     session.act(page["choices"][0]["action"])
-    page = GAME.phone_page(session.view_for(ANN))
+    page = GAME.phone_page(session.private_view(ANN))
     assert page is not None and page["notice"].startswith("Next: label 1.")
     assert page["choices"][0]["label"].startswith("1 is ")
 

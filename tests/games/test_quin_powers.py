@@ -303,18 +303,18 @@ def test_undo_takes_the_acceleration_back_and_redo_brings_it_again(tmp_path):
             pass_(BO),
         ):
             session.act(action)
-        assert session.view_for(ANN)["artificial_light_moves"] == 5
+        assert session.private_view(ANN)["artificial_light_moves"] == 5
         session.act(resurrect("2"))
-        assert session.view_for(ANN)["artificial_light_moves"] == 2
+        assert session.private_view(ANN)["artificial_light_moves"] == 2
         session.undo()
-        assert session.view_for(ANN)["artificial_light_moves"] == 5
+        assert session.private_view(ANN)["artificial_light_moves"] == 5
         session.redo()
-        assert session.view_for(ANN)["artificial_light_moves"] == 2
+        assert session.private_view(ANN)["artificial_light_moves"] == 2
         for action in (pass_(ANN), flash(BO, "4", "2")):
             session.act(action)
-        assert session.view_for(ANN)["artificial_light_moves"] == 5
+        assert session.private_view(ANN)["artificial_light_moves"] == 5
         session.undo()
-        assert session.view_for(ANN)["artificial_light_moves"] == 2
+        assert session.private_view(ANN)["artificial_light_moves"] == 2
 
 
 # -- Void Gravity and Reflector ----------------------------------------------------------------------------

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 
@@ -18,7 +20,7 @@ from companion.game import GameView
 from tests.games.data.views_before_typed import SAVED, fingerprint, views_along
 from tests.support.golden import game_of, scripts
 
-TYPED = {"quintet", "quinque", "quantum-link", "quark"}
+TYPED = {"quintet", "quinque", "quantum-link", "quark", "quin"}
 """The games whose views are typed so far."""
 
 BEFORE = json.loads(SAVED.read_text(encoding="utf-8"))
@@ -74,4 +76,8 @@ def _all_frozen(value: object) -> None:
             _all_frozen(getattr(value, f.name))
     elif isinstance(value, tuple):
         for item in value:
+            _all_frozen(item)
+    elif isinstance(value, Mapping):  # a read-only mapping (MappingProxyType): its values too
+        assert isinstance(value, MappingProxyType), f"a {type(value).__name__} inside a typed view"
+        for item in value.values():
             _all_frozen(item)

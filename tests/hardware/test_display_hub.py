@@ -517,7 +517,7 @@ def test_without_a_menu_the_keys_turn_the_pages(
     ann = paired_to_menu(hub, table.plug("emu-ann", "usb-a", cols=20, rows=4), "Ann")
     for index in range(4):
         with_menu.act(Reveal("Ann", index))
-    first = pages_for(with_menu.view_for("Ann"), 20, 4, RevealDisplay())[0]
+    first = pages_for(with_menu.private_view("Ann"), 20, 4, RevealDisplay())[0]
     assert ann.core.wait_for(lambda core: core.screen() == first), ann.core.screen()
     dispatcher.run()  # what pairing told the shared screen
     ann.press("down")

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from companion.codec import view_json
 from companion.game import ChooseFirst
 
 pytestmark = pytest.mark.ui
@@ -29,8 +30,8 @@ def place_by_taps(ui: Any, screen: Any, cell: tuple[int, int], face: int) -> Non
 
 
 def die(screen: Any, cell: tuple[int, int]) -> dict[str, Any] | None:
-    """The die on `cell` in the public view the screen last drew."""
-    return next(c["die"] for c in screen.view["cells"] if tuple(c["cell"]) == cell)  # type: ignore[no-any-return]
+    """The die on `cell` in the public view the screen last drew (typed; read here as its JSON)."""
+    return next(c["die"] for c in view_json(screen.view)["cells"] if tuple(c["cell"]) == cell)  # type: ignore[no-any-return]
 
 
 def pass_to_the_end(ui: Any, screen: Any) -> None:
@@ -201,7 +202,7 @@ def test_a_full_board_at_the_end_of_a_game(ui: Any) -> None:
     assert screen.mode == "over"
     assert screen.result_text == "Bo wins 30 to 29 against Ann."
     assert screen.info == "Cover Ann's 6 at D6 (2 friendly neighbours) and Bo's 5 at F6 (3 friendly neighbours)."
-    assert sum(1 for c in screen.view["cells"] if c["die"] is not None) == 60
+    assert sum(1 for c in screen.view.cells if c.die is not None) == 60
     ui.screenshot("quantum-link-final.png")
     ui.resize(1280, 720)
     ui.wait(0.5)  # let the X server hand over the bigger window before reading it back

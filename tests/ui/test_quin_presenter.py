@@ -37,7 +37,7 @@ NO_PICKS = SetupPicks()
 
 
 def shown_for(state: QuinState, selection: Selection = NOTHING, colours: Sequence[str] = (RED, BLUE)) -> QuinShown:
-    return present(GAME.public_view(state), selection, colours=colours, can_race=True)
+    return present(GAME.view(state), selection, colours=colours, can_race=True)
 
 
 def piece(shown: QuinShown, owner: str, label: str):
@@ -162,7 +162,7 @@ def test_the_end_shows_the_outcome():
 
 
 def setup_for(state: QuinState, picks: SetupPicks = NO_PICKS, player: str = ANN):
-    return present_setup(GAME.private_view(state, player), picks)
+    return present_setup(GAME.own_view(state, player), picks)
 
 
 def test_the_clone_is_sent_once_both_faces_are_picked():
@@ -230,7 +230,7 @@ def test_a_finished_game_takes_no_tap_and_tells_its_end():
 def test_the_look_away_words_only_for_a_seat_that_sets_up_here():
     """Issue 21: "Quin still says 'each player in turn, while the other looks away' when both players have
     displays." The big line says who sets up where; the look-away words only for a seat without its own screen."""
-    view = GAME.public_view(new_game())
+    view = GAME.view(new_game())
     alone = present(view, NOTHING)
     assert alone.result == "Private setup: each player in turn, while the other looks away."
     both = present(view, NOTHING, screens={ANN: "display", BO: "display"})
@@ -249,7 +249,7 @@ def test_the_setup_names_the_capture_rule_in_plain_words():
         "Capture rule: the Key",
         "Capture rule: Arcade",
     ]
-    key = present(GAME.public_view(new_game()), NOTHING).hint
+    key = present(GAME.view(new_game()), NOTHING).hint
     assert "Capture rule: the Key (each piece captures what the Key's table says)." in key
-    arcade = present(GAME.public_view(new_game(capture_rule="arcade")), NOTHING).hint
+    arcade = present(GAME.view(new_game(capture_rule="arcade")), NOTHING).hint
     assert "Capture rule: Arcade (every piece but Memory and Reflector captures)." in arcade

@@ -10,17 +10,19 @@ from __future__ import annotations
 import re
 
 from companion import record
+from companion.codec import from_json
 from companion.game import View
 from companion.games.quin.pieces import LABELS
+from companion.games.quin.views import QuinView
 from companion.store import Store
 from tests.core.test_record import play
 from tests.support.golden import read, scripts
 from ui.presenters.quin import TINY, Selection, present
 
 
-def identities_shown(view: View) -> list[str]:
-    """The identity words under the pieces on the shared screen."""
-    shown = present(view, Selection())
+def identities_shown(view: QuinView | View) -> list[str]:
+    """The identity words under the pieces on the shared screen (a story's JSON view read back typed at the edge)."""
+    shown = present(view if isinstance(view, QuinView) else from_json(QuinView, view), Selection())
     return [found.group(1) for side in shown.sides for piece in side.pieces
             if (found := re.search(r"\[size=\d+sp\]\n?(.*)\[/size\]", piece.text, re.S))]  # fmt: skip
 
@@ -32,7 +34,7 @@ def test_a_finished_quin_game_shows_every_identity_live_and_at_every_step_of_its
         session = played.session
         assert session.outcome is not None
         told = record.story(store, session.game_id)
-    assert sorted(identities_shown(session.public_view())) == sorted(TINY[p.identity] for p in session.state.pieces)
+    assert sorted(identities_shown(session.view())) == sorted(TINY[p.identity] for p in session.state.pieces)
     in_play = [step for step in told.steps if step.view["phase"] != "setup"]
     assert in_play
     for step in in_play:

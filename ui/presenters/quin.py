@@ -22,9 +22,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Literal
 
-from companion.game import Action, View
+from companion.game import Action
 from companion.games.quin.examples import dealt_setup
 from companion.games.quin.pieces import (
     ARTIFICIAL_LIGHT,
@@ -52,6 +52,15 @@ from companion.games.quin.rules import (
 )
 from companion.games.quin.settings import QuinSettings
 from companion.games.quin.state import BOARD, ZERO_G
+from companion.games.quin.views import (
+    OwnPiece,
+    PieceSeen,
+    PowersUsed,
+    QuinOwnView,
+    QuinView,
+    SideSeen,
+    ZeroGSeen,
+)
 
 PieceKey = tuple[str, str]
 """A piece on the shared screen: its owner and label, e.g. ``("Ann", "7")``."""
@@ -217,7 +226,7 @@ def _verb_action(name: str, player: str, labels: Sequence[str]) -> Action | None
 
 
 def present(
-    view: View,
+    view: QuinView,
     selection: Selection,
     *,
     colours: Sequence[str] = (),
@@ -232,20 +241,19 @@ def present(
     screen in use (``{"Ann": "phone"}``: a paired display or a phone), where
     that player sets up without anyone looking away.
     """
-    phase = view["phase"]
+    phase = view.phase
     over = phase == "over"
     if over:
         selection = Selection()  # nothing stays selected, and the big line tells the end
-    distinct = len(colours) == len(view["players"]) and len(set(colours)) == len(colours)
-    marks = owner_marks([str(p["name"]) for p in view["players"]])
+    distinct = len(colours) == len(view.players) and len(set(colours)) == len(colours)
+    marks = owner_marks([p.name for p in view.players])
     sides = tuple(
-        _side(view, side, colours[i] if distinct else None, marks[i], selection)
-        for i, side in enumerate(view["players"])
+        _side(view, side, colours[i] if distinct else None, marks[i], selection) for i, side in enumerate(view.players)
     )
     screens = screens or {}
     shown = QuinShown(
         phase=phase,
-        turn=None if over else view["turn"],
+        turn=None if over else view.turn,
         sides=sides,
         result=_result(view, selection, screens),
         hint=_hint(view, selection),
@@ -253,18 +261,18 @@ def present(
     )
     if phase != "setup":
         return shown
-    first = view.get("first")
+    first = view.first
     return replace(
         shown,
-        setup_lines=tuple(_setup_line(p, screens.get(p["name"])) for p in view["players"]),
+        setup_lines=tuple(_setup_line(p, screens.get(p.name)) for p in view.players),
         first_text=f"{first} goes first" if first else "Who goes first? The water race",
         race_open=not first and can_race,
     )
 
 
-def _setup_line(player: Mapping[str, Any], screen: str | None) -> str:
-    name = player["name"]
-    if player["ready"]:
+def _setup_line(player: SideSeen, screen: str | None) -> str:
+    name = player.name
+    if player.ready:
         return f"{name}: setup done"
     return f"{name}: on their {screen}, or here" if screen else f"{name}: set up in private"
 
@@ -279,37 +287,37 @@ def owner_marks(names: Sequence[str]) -> tuple[str, ...]:
     return tuple(str(i + 1) for i in range(len(names)))
 
 
-def _side(view: View, side: Mapping[str, Any], colour: str | None, mark: str, selection: Selection) -> SideShown:
-    name = side["name"]
-    phase = view["phase"]
+def _side(view: QuinView, side: SideSeen, colour: str | None, mark: str, selection: Selection) -> SideShown:
+    name = side.name
+    phase = view.phase
     if phase == "setup":
-        status = "setup done" if side["ready"] else "setting up"
+        status = "setup done" if side.ready else "setting up"
     elif phase == "over":
-        status = "wins" if name in (view["outcome"] or {}).get("winners", ()) else ""
+        status = "wins" if view.outcome is not None and name in view.outcome.winners else ""
     else:
-        status = "to play" if view["turn"] == name else ""
+        status = "to play" if view.turn == name else ""
     return SideShown(
         name=name,
         colour=colour,
         mark=mark,
         status=status,
-        powers=_powers_text(side["powers_used"]),
-        card=_card_text(side["zero_g"], phase),
-        active=phase != "over" and view["turn"] == name,
-        pieces=tuple(_piece(name, mark, piece, selection) for piece in side["pieces"]),
+        powers=_powers_text(side.powers_used),
+        card=_card_text(side.zero_g, phase),
+        active=phase != "over" and view.turn == name,
+        pieces=tuple(_piece(name, mark, piece, selection) for piece in side.pieces),
     )
 
 
 _LOOKS: Mapping[str, Look] = {ZERO_G: "waiting", "captured": "taken", "removed": "taken", "off": "off"}
 
 
-def _piece(owner: str, owner_mark: str, piece: Mapping[str, Any], selection: Selection) -> PieceShown:
-    key = (owner, str(piece["label"]))
-    look = _LOOKS.get(piece["where"], "board")
+def _piece(owner: str, owner_mark: str, piece: PieceSeen, selection: Selection) -> PieceShown:
+    key = (owner, piece.label)
+    look = _LOOKS.get(piece.where, "board")
     mark: Literal["", "attacker", "selected"] = ""
     if key in selection.pieces:
         mark = "attacker" if selection.pieces[0] == key else "selected"
-    identity = piece.get("identity")
+    identity = piece.identity  # "" while hidden
     # The line break sits inside the small size: a line is as tall as its largest type, so "Artificial Light"
     # on two small lines under the label fits a 48 px piece.
     words = f"[size={_word_size(TINY[identity])}]\n{TINY[identity]}[/size]" if identity else ""
@@ -321,21 +329,21 @@ def _word_size(words: str) -> str:
     return "12sp" if max(len(line) for line in words.split("\n")) <= 7 else "10sp"
 
 
-def _result(view: View, selection: Selection, screens: Mapping[str, str]) -> str:
+def _result(view: QuinView, selection: Selection, screens: Mapping[str, str]) -> str:
     if selection.showing_last_move:
         return last_move_text(view)
-    if view["outcome"]:
-        return str(view["outcome"]["detail"]) + " Every identity is now shown."
-    if view["last_flash"]:
-        return str(view["last_flash"]["sentence"])
-    if view["phase"] == "setup":
+    if view.outcome is not None:
+        return view.outcome.detail + " Every identity is now shown."
+    if view.last_flash is not None:
+        return view.last_flash.sentence
+    if view.phase == "setup":
         return _setup_result(view, screens)
     return "No flash yet."
 
 
-def _setup_result(view: View, screens: Mapping[str, str]) -> str:
+def _setup_result(view: QuinView, screens: Mapping[str, str]) -> str:
     """Who sets up where: on their own screen, or here while the other looks away (only then)."""
-    names = [str(p["name"]) for p in view["players"]]
+    names = [p.name for p in view.players]
     here = [name for name in names if name not in screens]
     if not here:
         return "Private setup: " + " and ".join(f"{name} on their {screens[name]}" for name in names) + "."
@@ -349,26 +357,26 @@ def _setup_result(view: View, screens: Mapping[str, str]) -> str:
     )
 
 
-def _rival(view: View, name: str) -> str:
-    names = [str(p["name"]) for p in view["players"]]
+def _rival(view: QuinView, name: str) -> str:
+    names = [p.name for p in view.players]
     return names[1] if name == names[0] else names[0]
 
 
-def _hint(view: View, selection: Selection) -> str:
-    if view["phase"] == "setup":
-        rule = CAPTURE_RULE_WORDS.get(str(view.get("capture_rule")), "")
+def _hint(view: QuinView, selection: Selection) -> str:
+    if view.phase == "setup":
+        rule = CAPTURE_RULE_WORDS.get(view.capture_rule, "")
         # The buttons below already say "Ann: set up in private": the hint keeps its room for the capture rule,
         # so the big line, the buttons and a display strip with the Phones button all fit at 800x480.
         return rule
-    if view["phase"] == "over":
+    if view.phase == "over":
         return "The game is over."
     chosen = selection.pieces
     if selection.aiming_time and chosen:
         return f"Time: tap the piece of {_rival(view, chosen[0][0])}'s that it moves back."
     if not chosen:
-        ban = view.get("flash_back_ban")
-        extra = f" {ban['sentence']}" if ban else ""
-        return f"{view['turn']} to play. Flash: tap the attacker, then the defender.{extra}"
+        ban = view.flash_back_ban
+        extra = f" {ban.sentence}" if ban else ""
+        return f"{view.turn} to play. Flash: tap the attacker, then the defender.{extra}"
     owner = chosen[0][0]
     labels = " ".join(label for _owner, label in chosen)
     return f"{owner}'s {labels} selected: tap a piece of {_rival(view, owner)}'s to flash it, or choose below."
@@ -381,38 +389,36 @@ CAPTURE_RULE_WORDS: Mapping[str, str] = {
 """The capture rule this game plays, in plain words with the rules' own name."""
 
 
-def _powers_text(used: Mapping[str, Any]) -> str:
+def _powers_text(used: PowersUsed) -> str:
     parts = [
-        f"{word} ×{used[key]}"
-        for key, word in (
-            ("memory_swaps", "Memory swap"),
-            ("time", "Time"),
-            ("void_gravity", "Void Gravity"),
-            ("reflector", "Reflector"),
+        f"{word} ×{times}"
+        for times, word in (
+            (used.memory_swaps, "Memory swap"),
+            (used.time, "Time"),
+            (used.void_gravity, "Void Gravity"),
+            (used.reflector, "Reflector"),
         )
-        if used.get(key)
+        if times
     ]
-    if used.get("totem"):
+    if used.totem:
         parts.append("Totem used")
     return "Powers used: " + ", ".join(parts) if parts else "No powers used yet"
 
 
-def _card_text(card: Mapping[str, Any], phase: str) -> str:
+def _card_text(card: ZeroGSeen, phase: str) -> str:
     if phase == "setup":
         return ""
-    down = " ".join(card["face_down"]) or "none"
-    up = ", ".join(
-        f"{p['owner']}'s {p['label']} ({p['identity']}, {HOW_TAKEN.get(p['how'], p['how'])})" for p in card["face_up"]
-    )
+    down = " ".join(card.face_down) or "none"
+    up = ", ".join(f"{p.owner}'s {p.label} ({p.identity}, {HOW_TAKEN.get(p.how, p.how)})" for p in card.face_up)
     return f"Zero-G card: face down {down}" + (f"; face up {up}" if up else "")
 
 
-def last_move_text(view: View) -> str:
+def last_move_text(view: QuinView) -> str:
     """The last move, and what this turn has done so far: "Last move (Bo): Bo passed."."""
-    last = view.get("last_move")
-    lines = [f"Last move ({last['player']}): " + " ".join(last["steps"])] if last else ["No move yet."]
-    if view.get("this_turn"):
-        lines.append("This turn so far: " + " ".join(view["this_turn"]))
+    last = view.last_move
+    lines = [f"Last move ({last.player}): " + " ".join(last.steps)] if last else ["No move yet."]
+    if view.this_turn:
+        lines.append("This turn so far: " + " ".join(view.this_turn))
     return "\n".join(lines)
 
 
@@ -517,19 +523,19 @@ class SetupShown:
         return SetupDone(self.player)
 
 
-def present_setup(view: View, picks: SetupPicks) -> SetupShown:
+def present_setup(view: QuinOwnView, picks: SetupPicks) -> SetupShown:
     """`view`'s player's private setup (their private view) with the panel's `picks`."""
-    player = str(view["player"])
-    setup = view.get("setup") or {}
-    view_clone = (setup.get("clone_from"), setup.get("clone"))
+    player = view.player
+    setup = view.setup
+    view_clone = (setup.clone_from, setup.clone) if setup else (None, None)
     clone_from = picks.clone_from or view_clone[0] or ""
     clone_to = picks.clone_to or view_clone[1] or ""
-    needed, assigned = setup.get("needed", {}), setup.get("assigned", {})
+    needed, assigned = (setup.needed, setup.assigned) if setup else ({}, {})
     kinds = tuple(
         Chip(kind, f"{TINY[kind]}\n{assigned.get(kind, 0)} of {needed.get(kind, 0)}", kind == picks.kind)
         for kind in KINDS
     )
-    problems = setup.get("problems", [])
+    problems = setup.problems if setup else ()
     return SetupShown(
         player=player,
         title=f"{player}'s private setup",
@@ -537,7 +543,7 @@ def present_setup(view: View, picks: SetupPicks) -> SetupShown:
         clone_to=tuple(Chip(kind, TINY[kind], kind == clone_to, kind != clone_from) for kind in CLONE_TO),
         kinds=(*kinds, Chip(TAKE_BACK, "Take\nback", picks.kind == TAKE_BACK)),
         place=picks.place,
-        pieces=tuple(_setup_piece(piece) for piece in view.get("pieces", [])),
+        pieces=tuple(_setup_piece(piece) for piece in view.pieces),
         message=(
             ("Still to do: " + "; ".join(problems) + ".")
             if problems
@@ -548,11 +554,11 @@ def present_setup(view: View, picks: SetupPicks) -> SetupShown:
     )
 
 
-def _setup_piece(piece: Mapping[str, Any]) -> SetupPieceShown:
-    label, identity = str(piece["label"]), piece["identity"]
+def _setup_piece(piece: OwnPiece) -> SetupPieceShown:
+    label, identity = piece.label, piece.identity
     if identity is None:
         return SetupPieceShown(label, f"[b]{label}[/b][size=12sp]\n—[/size]", "unassigned")
-    on_board = piece["where"] == BOARD
+    on_board = piece.where == BOARD
     place = "start" if on_board else "Zero-G"
     text = f"[b]{label}[/b][size=12sp]\n{SHORT[identity]}\n{place}[/size]"  # small lines: see `_piece`
     return SetupPieceShown(label, text, "board" if on_board else "waiting")

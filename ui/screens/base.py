@@ -42,7 +42,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
-from companion.game import Action, Refusal, View
+from companion.game import Action, GameView, Refusal
 from ui.kv import beside, load_kv
 from ui.presenters import format_clock
 from ui.presenters.leave import Leaver, leavers
@@ -141,8 +141,8 @@ class GameScreen(Screen):
         """The game's own content, placed under the top bar. Called once."""
         return Factory.BodyLabel(text=f"{self.title}: the board for this game is on its way.", font_size="22sp")
 
-    def render(self, view: View) -> None:
-        """Draw the public view. Called after every change (and undo/redo)."""
+    def render(self, view: GameView) -> None:
+        """Draw the public view, typed (the game's frozen dataclass). Called after every change (and undo/redo)."""
 
     # -- the shared parts --------------------------------------------------------
 
@@ -161,7 +161,7 @@ class GameScreen(Screen):
             self.turn_text = ""
         self._tick()
         self.show_store_news()
-        self.render(session.public_view())
+        self.render(session.view())
 
     _notice_shown: str | None = None
     _fresh_news = False

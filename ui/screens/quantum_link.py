@@ -29,7 +29,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 from kivy.utils import get_hex_from_color
 
-from companion.game import Action, View
+from companion.game import Action, GameView
 from companion.palette import is_light
 from ui import theme
 from ui.presenters import quantum_link as presenter
@@ -277,7 +277,7 @@ class QuantumLinkScreen(GameScreen):
 
     def build_body(self) -> Widget:
         self.selection = Selection()
-        self.view: View | None = None
+        self.view: GameView | None = None
         self.shown: QuantumLinkShown | None = None
         self.body = QuantumLinkBody(screen=self)
         fit_text(self.body.ids.rematch_button)  # "New game, <a long name> opens" wraps rather than ends in "…"
@@ -288,7 +288,7 @@ class QuantumLinkScreen(GameScreen):
         board: HexBoard = self.body.ids.board
         return board
 
-    def render(self, view: View) -> None:
+    def render(self, view: GameView) -> None:
         self.view = view
         self.selection = replace(self.selection, looking_at=None)  # the board changed: back to its news
         self._show()
@@ -296,9 +296,10 @@ class QuantumLinkScreen(GameScreen):
     def _show(self) -> None:
         """Ask the presenter what to show now, and show it."""
         assert self.view is not None
-        turn = self.view["turn"]
+        view = self.session.view()  # typed: the presenter reads its fields (the log moved the session to its step)
+        turn = view.turn
         legal = self.session.legal_actions(turn) if turn else []
-        shown = presenter.present(self.session.view(), legal, self.selection, spare_colours=theme.SEAT_COLOURS)
+        shown = presenter.present(view, legal, self.selection, spare_colours=theme.SEAT_COLOURS)
         self.shown, self.selection = shown, shown.selection
         self.mode = shown.mode
         for card, player in zip((self.body.ids.card_0, self.body.ids.card_1), shown.players, strict=True):

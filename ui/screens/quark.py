@@ -22,7 +22,7 @@ from kivy.uix.popup import Popup
 from kivy.uix.widget import Widget
 from kivy.utils import escape_markup, get_hex_from_color
 
-from companion.game import Action, View
+from companion.game import Action, GameView
 from ui import theme
 from ui.presenters import quark as presenter
 from ui.screens.base import GameScreen
@@ -305,7 +305,7 @@ class QuarkScreen(GameScreen):
 
     # -- drawing ------------------------------------------------------------------
 
-    def render(self, view: View) -> None:
+    def render(self, view: GameView) -> None:
         colours = {player.name: player.colour for player in self.session.options.players}
         shown = self.shown = presenter.present(self.session.view(), colours)  # typed: the presenter reads its fields
         body = self.body

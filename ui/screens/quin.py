@@ -15,8 +15,8 @@ widgets are thrown away when it blanks.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any, Literal
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, cast
 
 from kivy.clock import Clock
 from kivy.factory import Factory
@@ -36,7 +36,9 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 from kivy.utils import get_hex_from_color
 
-from companion.game import Action, Refusal, View
+from companion import codec
+from companion.game import Action, GameView, Refusal
+from companion.games.quin.views import QuinOwnView, QuinView
 from companion.palette import is_light
 from ui import theme
 from ui.presenters.quin import (
@@ -188,7 +190,7 @@ class QuinScreen(GameScreen):
     """Quin at the table: a referee that keeps every identity and shows only what may be seen."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self._view: View = {}
+        self._view: QuinView | None = None
         self.selection = Selection()
         self.mode = "table"  # "table", "cover" (look away), "private" (one player's setup), "hidden"
         self.private_player: str | None = None
@@ -237,6 +239,7 @@ class QuinScreen(GameScreen):
 
     def _shown(self) -> QuinShown:
         players = self.session.options.players
+        assert self._view is not None  # drawn only once a view came
         return present(
             self._view,
             self.selection,
@@ -273,7 +276,7 @@ class QuinScreen(GameScreen):
         self._watching = Clock.schedule_interval(lambda _dt: self._watch_screens(), 1.0)
 
     def _watch_screens(self) -> None:
-        if self.mode == "table" and self._view.get("phase") == "setup":
+        if self.mode == "table" and self._view is not None and self._view.phase == "setup":
             screens = self.private_screens()
             if screens != self._screens_seen:
                 self._screens_seen = screens
@@ -286,9 +289,11 @@ class QuinScreen(GameScreen):
 
     # -- the shared table -----------------------------------------------------------------------
 
-    def render(self, view: View) -> None:
+    def render(self, view: GameView | Mapping[str, Any]) -> None:
         """Keep the public view; widgets are updated on the next frame, never inside a touch."""
-        self._view = view
+        # The log replays a story, whose views are JSON (the revealed view, for a finished game): read back typed.
+        read_back: Any = codec.from_json  # typed for actions and events; a view's JSON reads back the same way
+        self._view = read_back(QuinView, view) if isinstance(view, Mapping) else cast(QuinView, view)
         self._redraw()
 
     def draw(self) -> None:
@@ -469,7 +474,9 @@ class QuinScreen(GameScreen):
 
     def _setup_shown(self) -> SetupShown:
         assert self.private_player is not None
-        return present_setup(self.session.private_view(self.private_player), self.picks)
+        own = self.session.own_view(self.private_player)
+        assert isinstance(own, QuinOwnView)  # a seated player's own view, never `NotPlaying`
+        return present_setup(own, self.picks)
 
     def _draw_private(self) -> None:
         panel = self.setup_panel

@@ -29,7 +29,7 @@ from kivy.uix.label import Label
 from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.widget import Widget
 
-from companion.game import Action, View
+from companion.game import Action, GameView
 from companion.games.quinque.board import Corner, Pos
 from ui import theme
 from ui.presenters.quinque import CellShown, QuinqueShown, Tap, present
@@ -125,7 +125,7 @@ class QuinqueScreen(GameScreen):
         self.spots: dict[tuple[Pos, str], QuinqueSpot] = {}
         self.tile_views: dict[Pos, QuinqueTile] = {}
         self.spaces: dict[Pos, QuinqueSpace] = {}
-        self._view: View = {}
+        self._view: GameView | None = None
         self._legal: Sequence[Action] = ()
         self._anchor: tuple[float, float] | None = None  # where the grid's (0, 0) lies on the formation
         self._fitted_for: tuple[float, float] = (0.0, 0.0)  # the board area's size the anchor was set for
@@ -141,7 +141,7 @@ class QuinqueScreen(GameScreen):
         self.board.ids.scroller.bind(size=lambda *_: self._redraw())
         return self.board
 
-    def render(self, view: View) -> None:
+    def render(self, view: GameView) -> None:
         player = self.session.current_player
         self._view = view
         self._legal = self.session.legal_actions(player) if player else ()

@@ -26,7 +26,7 @@ from kivy.uix.popup import Popup
 from kivy.uix.widget import Widget
 
 from companion.dicestats import DiceStats
-from companion.game import View
+from companion.game import GameView
 from companion.palette import is_light
 from ui import theme
 from ui.presenters.quintet import (
@@ -292,7 +292,7 @@ class QuintetScreen(GameScreen):
 
     def build_body(self) -> Widget:
         self.presenter = QuintetPresenter(self.session)
-        self.view: View = {}
+        self.view: GameView | None = None
         self.shown: QuintetShown | None = None
         self._shown_rolls = -1
         return QuintetBoard(screen=self)
@@ -309,7 +309,7 @@ class QuintetScreen(GameScreen):
 
     # -- drawing ------------------------------------------------------------------
 
-    def render(self, view: View) -> None:
+    def render(self, view: GameView) -> None:
         first_render = self.shown is None
         self.view = view
         shown = self.shown = self.presenter.show()
@@ -429,7 +429,7 @@ class QuintetScreen(GameScreen):
         """A button under the dice: send its action, or take a step in tapping the circle."""
         action = self.presenter.tap(tap)
         if action is None or not self.send(action):
-            self.render(self.session.public_view())  # the taps so far changed (or were forgotten)
+            self.render(self.session.view())  # the taps so far changed (or were forgotten)
 
     def show_stats(self) -> DiceStatsPopup:
         """The dice statistics popup: this game and all Quintet games on this appliance."""

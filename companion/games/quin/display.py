@@ -39,9 +39,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
-from companion.game import Action, View
+from companion import codec
+from companion.game import Action
 from companion.games.quin.pieces import (
     ARTIFICIAL_LIGHT,
     CLONE_FROM,
@@ -54,6 +55,7 @@ from companion.games.quin.pieces import (
 )
 from companion.games.quin.rules import Assign, Clone, SetupDone, Unassign
 from companion.games.quin.state import BOARD, CAPTURED, OFF, OVER, REMOVED, SETUP, ZERO_G
+from companion.games.quin.views import NotPlaying, OwnPiece, QuinOwnView, SetupSeen
 from companion.small_display import (
     BACK,
     DOWN,
@@ -92,14 +94,31 @@ UNKNOWN = "?"
 """The identity of a label that has none yet (setup)."""
 
 
+# -- the view ---------------------------------------------------------------------------------
+
+OwnView = QuinOwnView | NotPlaying
+"""What this module draws: a player's own view, typed (`companion.games.quin.views`)."""
+
+
+def own(view: OwnView | Mapping[str, Any]) -> OwnView:
+    """`view` typed: a typed view as it is; its JSON (a script's, a saved page's) read back through the codec."""
+    if not isinstance(view, Mapping):
+        return view
+    read_back: Any = codec.from_json  # typed for actions and events; a view's JSON reads back the same way
+    return cast(OwnView, read_back(NotPlaying if "error" in view else QuinOwnView, view))
+
+
 # -- the pages ------------------------------------------------------------------------------
 
 
-def pages(view: View, cols: int, rows: int) -> list[Page]:
+def pages(view: OwnView | Mapping[str, Any], cols: int, rows: int) -> list[Page]:
     """A Quin private view on a `cols`×`rows` screen, a header naming the player on every page."""
     if is_too_small(cols, rows):
         return [too_small(cols, rows)]
-    return paginate(str(view.get("player", "")), _body(view, cols), cols, rows)
+    seen = own(view)
+    if isinstance(seen, NotPlaying):
+        return paginate(seen.player, [seen.error], cols, rows)
+    return paginate(seen.player, _body(seen, cols), cols, rows)
 
 
 def short_kind(kind: str, room: int) -> str:
@@ -110,17 +129,16 @@ def short_kind(kind: str, room: int) -> str:
     return abbreviate(kind, _SHORT, room)
 
 
-def piece_lines(piece: Mapping[str, Any], cols: int, width: int = 2) -> list[str]:
+def piece_lines(piece: OwnPiece, cols: int, width: int = 2) -> list[str]:
     """One of a player's pieces: label (right-aligned in `width`), identity, ``*`` if seen, where it is.
 
     One line if the whole label, the identity (whole, else its short form)
     and the place fit in `cols`; else the place goes on the line below.
     """
-    label = str(piece.get("label", UNKNOWN)).rjust(width)
-    kind = str(piece.get("identity") or UNKNOWN)
-    mark = "*" if piece.get("revealed") else ""  # "*": the rival has seen it
-    where = piece.get("where")
-    place = PLACES.get(str(where), str(where or ""))
+    label = piece.label.rjust(width)
+    kind = piece.identity or UNKNOWN
+    mark = "*" if piece.revealed else ""  # "*": the rival has seen it
+    place = PLACES.get(piece.where, piece.where)
     for name in dict.fromkeys((kind, short_kind(kind, 0))):
         left = f"{label} {name}{mark}"
         if len(left) + 1 + len(place) <= cols:
@@ -145,100 +163,94 @@ def clone_lines(taken: str, made: str, cols: int) -> list[str]:
     return next((lines for lines in layouts if all(len(line) <= cols for line in lines)), layouts[-1])
 
 
-def _body(view: Mapping[str, Any], cols: int) -> list[Block]:
+def _body(view: QuinOwnView, cols: int) -> list[Block]:
     lines: list[Block] = [_whose_turn(view)]
-    if view.get("phase") == SETUP and isinstance(view.get("setup"), Mapping):
+    if view.phase == SETUP and view.setup is not None:
         # While setting up, what is left to do matters, not the powers.
-        lines.extend(_setup_left(view["setup"], cols))
+        lines.extend(_setup_left(view.setup, cols))
     else:
-        flash = view.get("last_flash")
-        if flash:
-            lines.append(f"Flash: {flash}")
+        if view.last_flash:
+            lines.append(f"Flash: {view.last_flash}")
         lines.extend(_powers(view, cols))
-    lines.extend(_pieces_lines(view.get("pieces") or [], cols))
+    lines.extend(_pieces_lines(view.pieces, cols))
     return lines
 
 
-def _whose_turn(view: Mapping[str, Any], *, setting_up: str = "Setting up", theirs: str = "{}'s turn") -> str:
+def _whose_turn(view: QuinOwnView, *, setting_up: str = "Setting up", theirs: str = "{}'s turn") -> str:
     """The turn line: short for a small display, in the phone's own words when it asks (`setting_up`, `theirs`)."""
-    phase, turn = view.get("phase"), view.get("turn")
+    phase, turn = view.phase, view.turn
     if phase == OVER:
         return "Game over"
     if phase == SETUP:
         return setting_up
     if turn is None:
         return "Waiting"
-    return "Your turn" if turn == view.get("player") else theirs.format(turn)
+    return "Your turn" if turn == view.player else theirs.format(turn)
 
 
-def _powers(view: Mapping[str, Any], cols: int) -> list[Block]:
+def _powers(view: QuinOwnView, cols: int) -> list[Block]:
     lines: list[Block] = []
-    powers = view.get("powers") or {}
-    moves = view.get("artificial_light_moves")
-    if moves is not None:
-        names = (f"{ARTIFICIAL_LIGHT} moves", f"{SHORT_KINDS[ARTIFICIAL_LIGHT]} moves")
-        lines.append(name_value(names, str(moves), cols))
-    if powers.get("time") in ("ready", "used"):
-        lines.append(name_value("Time", str(powers["time"]), cols))
-    if powers.get("totem"):
-        lines.append(name_value("Totem", str(powers["totem"]), cols))
-    for label, left in (powers.get("memory_swaps_left") or {}).items():
+    powers = view.powers
+    names = (f"{ARTIFICIAL_LIGHT} moves", f"{SHORT_KINDS[ARTIFICIAL_LIGHT]} moves")
+    lines.append(name_value(names, str(view.artificial_light_moves), cols))
+    if powers.time in ("ready", "used"):
+        lines.append(name_value("Time", powers.time, cols))
+    if powers.totem:
+        lines.append(name_value("Totem", powers.totem, cols))
+    for label, left in powers.memory_swaps_left.items():
         lines.append(name_value(f"Memory {label} swaps", str(left), cols))
     return lines
 
 
-def _setup_left(setup: Mapping[str, Any], cols: int) -> list[Block]:
+def _setup_left(setup: SetupSeen, cols: int) -> list[Block]:
     lines: list[Block] = []
-    if setup.get("done"):
+    if setup.done:
         lines.append("Ready: waiting for the other player")
-    clone, source = setup.get("clone"), setup.get("clone_from")
+    clone, source = setup.clone, setup.clone_from
     if clone and source:
-        lines.append(clone_lines(str(source), str(clone), cols))
+        lines.append(clone_lines(source, clone, cols))
     elif clone:
         lines.append(f"Clone: {clone}")
     else:
         lines.append("Clone: not chosen")
-    board, zero_g = setup.get("on_board"), setup.get("on_zero_g")
-    if board is not None and zero_g is not None:
-        board, zero_g = f"{board}/{STARTING_POINTS}", f"{zero_g}/{ZERO_G_AT_START}"
-        both = f"Board {board}  Zero-G {zero_g}"
-        lines.append(
-            [both] if len(both) <= cols else [*name_value("Board", board, cols), *name_value("Zero-G", zero_g, cols)]
-        )
-    needed = setup.get("needed") or {}
-    assigned = setup.get("assigned") or {}
+    board, zero_g = f"{setup.on_board}/{STARTING_POINTS}", f"{setup.on_zero_g}/{ZERO_G_AT_START}"
+    both = f"Board {board}  Zero-G {zero_g}"
+    lines.append(
+        [both] if len(both) <= cols else [*name_value("Board", board, cols), *name_value("Zero-G", zero_g, cols)]
+    )
+    needed, assigned = setup.needed, setup.assigned
     still = [
-        name_value((f"  {kind}", f"  {short_kind(str(kind), 0)}"), f"{assigned.get(kind, 0)}/{count}", cols)
+        name_value((f"  {kind}", f"  {short_kind(kind, 0)}"), f"{assigned.get(kind, 0)}/{count}", cols)
         for kind, count in needed.items()
         if assigned.get(kind, 0) != count
     ]
     if still:
         lines.append(["Still to label:", *still[0]])  # the heading stays with its first kind
         lines.extend(still[1:])
-    for problem in setup.get("problems") or []:
+    for problem in setup.problems:
         lines.append(f"- {problem}")
     return lines
 
 
-def _pieces_lines(pieces: Sequence[Mapping[str, Any]], cols: int) -> list[Block]:
+def _pieces_lines(pieces: Sequence[OwnPiece], cols: int) -> list[Block]:
     if not pieces:
         return []
-    width = max(len(str(p.get("label", ""))) for p in pieces)
+    width = max(len(p.label) for p in pieces)
     return [piece_lines(piece, cols, width) for piece in pieces]
 
 
 # -- the setup menu -------------------------------------------------------------------------
 
 
-def in_setup(view: Mapping[str, Any] | None) -> bool:
+def in_setup(view: OwnView | Mapping[str, Any] | None) -> bool:
     """True while `view` is a private view whose player has their setup still to finish."""
-    if not isinstance(view, Mapping) or view.get("phase") != SETUP:
+    if view is None:
         return False
-    setup = view.get("setup")
-    return isinstance(setup, Mapping) and not setup.get("done")
+    seen = own(view)
+    return isinstance(seen, QuinOwnView) and seen.phase == SETUP and seen.setup is not None and not seen.setup.done
 
 
-def menu_for(view: View, menu: Menu | None) -> SetupMenu | None:
+def menu_for(view: OwnView | Mapping[str, Any], menu: Menu | None) -> SetupMenu | None:
     """The setup menu while the setup is unfinished (or a refusal is still to be read); else None, the pages."""
     mine = menu if isinstance(menu, SetupMenu) else None
     if mine is not None and mine.mode == REFUSED:
@@ -277,7 +289,7 @@ class SetupMenu:
     # -- keys -------------------------------------------------------------------------------
 
     def press(
-        self, view: Mapping[str, Any], key: str, cols: int = 20, rows: int = 4
+        self, view: OwnView | Mapping[str, Any], key: str, cols: int = 20, rows: int = 4
     ) -> tuple[SetupMenu, Action | None]:
         """The menu after `key`, and the action to play if the key confirmed one.
 
@@ -285,15 +297,17 @@ class SetupMenu:
         """
         if is_too_small(cols, rows):
             return self, None
+        seen = own(view)
         if self.mode == REFUSED:
             if key in OK | BACK:
                 return (self.retry or SetupMenu()), None
-            player = str(view.get("player", "")) if isinstance(view, Mapping) else ""
+            player = seen.player
             count = len(text_pages(player, "Refused", self.refusal or "", cols, rows))
             step = -1 if key in UP else 1 if key in DOWN else 0
             return replace(self, page=min(max(self.page + step, 0), count - 1)), None
-        if not in_setup(view) or key not in MENU_KEYS:
+        if not isinstance(seen, QuinOwnView) or not in_setup(seen) or key not in MENU_KEYS:
             return self, None
+        view = seen
         items = self._items(view, cols - 1)
         if not items:
             return self, None
@@ -312,21 +326,23 @@ class SetupMenu:
 
     # -- drawing ----------------------------------------------------------------------------
 
-    def lines(self, view: Mapping[str, Any], cols: int, rows: int) -> Page:
+    def lines(self, view: OwnView | Mapping[str, Any], cols: int, rows: int) -> Page:
         """The screen for `view`: exactly `rows` lines of at most `cols` characters."""
         if is_too_small(cols, rows):
             return too_small(cols, rows)
-        player = str(view.get("player", "")) if isinstance(view, Mapping) else ""
+        seen = own(view)
+        player = seen.player
         if self.mode == REFUSED:
             shown = text_pages(player, "Refused", self.refusal or "", cols, rows)
             return shown[min(self.page, len(shown) - 1)]
-        if not in_setup(view):
+        if not isinstance(seen, QuinOwnView) or not in_setup(seen):
             return fit([player, "Setup finished."], cols, rows)
+        view = seen
         items = self._items(view, cols - 1)
         texts = [text for text, _choice in items]
         return menu_page(player, self._mark(view), texts, self._cursor(view, items), cols, rows)
 
-    def _mark(self, view: Mapping[str, Any]) -> str | tuple[str, ...]:
+    def _mark(self, view: QuinOwnView) -> str | tuple[str, ...]:
         if self.mode == CLONE_FROM_LIST:
             return "Clone from"
         if self.mode == CLONE_TO_LIST:
@@ -335,22 +351,21 @@ class SetupMenu:
             return f"Label {self.label}"
         if self.mode == PLACE:  # the label and its identity: whole, else short, else on a line of its own
             return (f"{self.label} {self.kind}", f"{self.label} {short_kind(str(self.kind), 0)}")
-        pieces = _pieces(view)
-        return f"Setup {sum(1 for p in pieces if p.get('identity'))}/{len(pieces)}"
+        pieces = view.pieces
+        return f"Setup {sum(1 for p in pieces if p.identity)}/{len(pieces)}"
 
     # -- the lists --------------------------------------------------------------------------
 
-    def _items(self, view: Mapping[str, Any], width: int) -> list[Item]:
-        setup: Mapping[str, Any] = view.get("setup") or {}
-        needed: Mapping[str, Any] = setup.get("needed") or {}
-        assigned: Mapping[str, Any] = setup.get("assigned") or {}
+    def _items(self, view: QuinOwnView, width: int) -> list[Item]:
+        setup = _setup(view)
+        needed, assigned = setup.needed, setup.assigned
         if self.mode == CLONE_FROM_LIST:
             base = _before_clone(setup)
             return [(short_kind(k, width), ("from", k)) for k in CLONE_FROM if base.get(k, 1)]
         if self.mode == CLONE_TO_LIST:
             return [(short_kind(k, width), ("to", k)) for k in CLONE_TO if k != self.taken]  # never into itself
         if self.mode == KIND:
-            current = _piece(view, self.label).get("identity")
+            current = _identity(view, self.label)
             items: list[Item] = []
             for kind in KINDS:
                 if needed and not needed.get(kind) and kind != current:
@@ -362,45 +377,44 @@ class SetupMenu:
             return items
         if self.mode == PLACE:
             places = (
-                ("Board", f"{setup.get('on_board', '?')}/{STARTING_POINTS}", BOARD),
-                ("Zero-G", f"{setup.get('on_zero_g', '?')}/{ZERO_G_AT_START}", ZERO_G),
+                ("Board", f"{setup.on_board}/{STARTING_POINTS}", BOARD),
+                ("Zero-G", f"{setup.on_zero_g}/{ZERO_G_AT_START}", ZERO_G),
             )
             return [(name_value(name, count, width), ("place", where)) for name, count, where in places]
         return _main_items(view, width)
 
-    def _cursor(self, view: Mapping[str, Any], items: Sequence[Item]) -> int:
+    def _cursor(self, view: QuinOwnView, items: Sequence[Item]) -> int:
         if self.cursor is not None:
             return min(max(self.cursor, 0), max(len(items) - 1, 0))
-        setup: Mapping[str, Any] = view.get("setup") or {}
+        setup = _setup(view)
         if self.mode == MAIN:
-            return _first_open(view, items) if setup.get("clone") else 0
+            return _first_open(view, items) if setup.clone else 0
         if self.mode == CLONE_FROM_LIST:
-            return _index(items, ("from", str(setup.get("clone_from"))), 0)
+            return _index(items, ("from", str(setup.clone_from)), 0)
         if self.mode == CLONE_TO_LIST:
-            same = setup.get("clone_from") == self.taken
-            return _index(items, ("to", str(setup.get("clone"))), 0) if same else 0
+            same = setup.clone_from == self.taken
+            return _index(items, ("to", str(setup.clone)), 0) if same else 0
         if self.mode == KIND:
-            current = _piece(view, self.label).get("identity")
+            current = _identity(view, self.label)
             if current:
-                return _index(items, ("kind", str(current)), 0)
-            needed, assigned = setup.get("needed") or {}, setup.get("assigned") or {}
+                return _index(items, ("kind", current), 0)
+            needed, assigned = setup.needed, setup.assigned
             # The first kind that still lacks labels, so that ok, ok, ok walks a whole setup.
-            lacking = {k for k, n in needed.items() if isinstance(n, int) and assigned.get(k, 0) < n}
+            lacking = {k for k, n in needed.items() if assigned.get(k, 0) < n}
             return next((i for i, (_t, c) in enumerate(items) if c[0] == "kind" and c[1] in lacking), 0)
         # A place to start from, not a judgement: the rules still decide.
         piece = _piece(view, self.label)
         if self.kind == ARTIFICIAL_LIGHT:
             where = ZERO_G
-        elif piece.get("identity") and piece.get("where") in (BOARD, ZERO_G):
-            where = str(piece["where"])
+        elif piece is not None and piece.identity and piece.where in (BOARD, ZERO_G):
+            where = piece.where
         else:
-            on_board = setup.get("on_board")
-            where = ZERO_G if isinstance(on_board, int) and on_board >= STARTING_POINTS else BOARD
+            where = ZERO_G if setup.on_board >= STARTING_POINTS else BOARD
         return _index(items, ("place", where), 0)
 
     # -- moving between lists, and sending ------------------------------------------------------
 
-    def _back(self, view: Mapping[str, Any], cols: int) -> SetupMenu:
+    def _back(self, view: QuinOwnView, cols: int) -> SetupMenu:
         if self.mode == CLONE_FROM_LIST:
             return SetupMenu(MAIN, cursor=0)
         if self.mode == CLONE_TO_LIST:
@@ -413,8 +427,8 @@ class SetupMenu:
             return replace(back, cursor=_index(back._items(view, cols - 1), ("kind", str(self.kind)), 0))
         return replace(self, retry=None)  # the main list is the top: back stays there
 
-    def _choose(self, view: Mapping[str, Any], items: Sequence[Item], cursor: int) -> tuple[SetupMenu, Action | None]:
-        player = str(view.get("player", ""))
+    def _choose(self, view: QuinOwnView, items: Sequence[Item], cursor: int) -> tuple[SetupMenu, Action | None]:
+        player = view.player
         choice = items[cursor][1]
         here = replace(self, cursor=cursor, retry=None)  # where a refusal brings the player back
         what = choice[0]
@@ -442,35 +456,43 @@ class SetupMenu:
 # -- reading the view ---------------------------------------------------------------------------
 
 
-def _pieces(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    pieces = view.get("pieces")
-    return [p for p in pieces if isinstance(p, Mapping)] if isinstance(pieces, list) else []
+_NO_SETUP = SetupSeen(None, None, (), True, 0, 0, {}, {}, ())
+"""What the menu reads of a setup that is over (the menu then offers nothing)."""
 
 
-def _piece(view: Mapping[str, Any], label: str | None) -> Mapping[str, Any]:
-    return next((p for p in _pieces(view) if str(p.get("label")) == label), {})
+def _setup(view: QuinOwnView) -> SetupSeen:
+    return view.setup or _NO_SETUP
 
 
-def _before_clone(setup: Mapping[str, Any]) -> dict[str, int]:
+def _piece(view: QuinOwnView, label: str | None) -> OwnPiece | None:
+    return next((p for p in view.pieces if p.label == label), None)
+
+
+def _identity(view: QuinOwnView, label: str | None) -> str | None:
+    piece = _piece(view, label)
+    return piece.identity if piece else None
+
+
+def _before_clone(setup: SetupSeen) -> dict[str, int]:
     """The counts of each kind before this player's Clone (the Clone changes one face)."""
-    counts = {k: v for k, v in (setup.get("needed") or {}).items() if isinstance(v, int)}
-    taken, made = setup.get("clone_from"), setup.get("clone")
+    counts = dict(setup.needed)
+    taken, made = setup.clone_from, setup.clone
     if taken in counts and made in counts:
         counts[taken] += 1
         counts[made] -= 1
     return counts
 
 
-def _main_items(view: Mapping[str, Any], width: int) -> list[Item]:
-    setup: Mapping[str, Any] = view.get("setup") or {}
-    taken, made = setup.get("clone_from"), setup.get("clone")
-    clone: Block = clone_lines(str(taken), str(made), width) if taken and made else "Clone: choose"
+def _main_items(view: QuinOwnView, width: int) -> list[Item]:
+    setup = _setup(view)
+    taken, made = setup.clone_from, setup.clone
+    clone: Block = clone_lines(taken, made, width) if taken and made else "Clone: choose"
     items: list[Item] = [(clone, ("clone",))]
-    pieces = _pieces(view)
-    label_width = max((len(str(p.get("label", ""))) for p in pieces), default=2)
+    pieces = view.pieces
+    label_width = max((len(p.label) for p in pieces), default=2)
     for piece in pieces:
-        shown = {"label": piece.get("label"), "identity": piece.get("identity"), "where": piece.get("where")}
-        items.append((piece_lines(shown, max(width, 1), label_width), ("label", str(piece.get("label")))))
+        shown = replace(piece, revealed=False)  # the menu lists label, identity and place only
+        items.append((piece_lines(shown, max(width, 1), label_width), ("label", piece.label)))
     items.append(("Finish setup", ("finish",)))
     return items
 
@@ -479,9 +501,9 @@ def _index(items: Sequence[Item], choice: Choice, default: int) -> int:
     return next((i for i, (_text, c) in enumerate(items) if c == choice), default)
 
 
-def _first_open(view: Mapping[str, Any], items: Sequence[Item], *, after: str | None = None) -> int:
+def _first_open(view: QuinOwnView, items: Sequence[Item], *, after: str | None = None) -> int:
     """The next label without an identity (after `after`, going round), else *Finish setup*."""
-    open_labels = {str(p.get("label")) for p in _pieces(view) if not p.get("identity")} - {str(after)}
+    open_labels = {p.label for p in view.pieces if not p.identity} - {str(after)}
     start = _index(items, ("label", str(after)), 0) if after is not None else 0
     order = [*range(start + 1, len(items)), *range(0, start + 1)] if after is not None else range(len(items))
     for i in order:
@@ -503,7 +525,7 @@ PHONE_PLACES: Mapping[str, str] = {
 """Where a piece is, as the phone page says it (there is room for words there)."""
 
 
-def phone_page(view: View) -> dict[str, Any]:
+def phone_page(view: OwnView | Mapping[str, Any]) -> dict[str, Any]:
     """A Quin private view as a phone page (the structure of ``hardware.phones``): richer than a small display.
 
     Sections: the player's pieces (label, identity, where, moves, whether the
@@ -517,29 +539,28 @@ def phone_page(view: View) -> dict[str, Any]:
     next step, and the page draws the choices right under it.
     Everything comes from `view`, the player's own private view.
     """
-    player = str(view.get("player", ""))
-    if view.get("error"):
-        return {"title": "Quin", "status": "", "notice": str(view["error"]), "sections": [], "choices": []}
-    pieces = _pieces(view)
+    seen = own(view)
+    if isinstance(seen, NotPlaying):
+        return {"title": "Quin", "status": "", "notice": seen.error, "sections": [], "choices": []}
+    view = seen
+    player = view.player
+    pieces = view.pieces
     setting_up = in_setup(view)
     sections: list[dict[str, Any]] = []
     notice = ""
-    if view.get("phase") == SETUP and isinstance(view.get("setup"), Mapping):
-        setup: Mapping[str, Any] = view["setup"]
-        sections.append({"heading": "Your setup", "rows": _phone_setup_rows(setup)})
-        notice = _next_step(view, setup)
+    if view.phase == SETUP and view.setup is not None:
+        sections.append({"heading": "Your setup", "rows": _phone_setup_rows(view.setup)})
+        notice = _next_step(view, view.setup)
     else:
-        flash = view.get("last_flash")
-        if flash:
-            sections.append({"heading": "Last flash", "rows": [_row(str(flash))]})
+        if view.last_flash:
+            sections.append({"heading": "Last flash", "rows": [_row(view.last_flash)]})
         sections.append({"heading": "Powers left", "rows": _phone_powers(view)})
     sections.append({"heading": "Your pieces", "rows": [_phone_piece(view, p) for p in pieces]})
-    card = [p for p in pieces if p.get("where") == ZERO_G]
+    card = [p for p in pieces if p.where == ZERO_G]
     sections.append(
         {
             "heading": f"Zero-G card ({len(card)})",
-            "rows": [_row(f"{p.get('label')}  {p.get('identity') or UNKNOWN}") for p in card]
-            or [_row("Empty", tone="muted")],
+            "rows": [_row(f"{p.label}  {p.identity or UNKNOWN}") for p in card] or [_row("Empty", tone="muted")],
         }
     )
     return {
@@ -551,16 +572,13 @@ def phone_page(view: View) -> dict[str, Any]:
     }
 
 
-def _next_step(view: Mapping[str, Any], setup: Mapping[str, Any]) -> str:
+def _next_step(view: QuinOwnView, setup: SetupSeen) -> str:
     """The private setup's next step, in one sentence: the first thing the phone page says."""
-    if setup.get("done"):
-        return f"Ready: waiting for {view.get('rival') or 'the other player'}."
-    if not setup.get("clone"):
-        return (
-            "Next: your Clone. Pick which piece (not Light, not Shadow) takes the Clone face, "
-            "and what it becomes."
-        )
-    open_labels = [str(p.get("label")) for p in _pieces(view) if not p.get("identity")]
+    if setup.done:
+        return f"Ready: waiting for {view.rival or 'the other player'}."
+    if not setup.clone:
+        return "Next: your Clone. Pick which piece (not Light, not Shadow) takes the Clone face, and what it becomes."
+    open_labels = [p.label for p in view.pieces if not p.identity]
     if open_labels:
         return f"Next: label {open_labels[0]}. Tap what it is, and whether it starts on the board or the Zero-G card."
     return "Next: Finish setup (it cannot be changed afterwards)."
@@ -574,82 +592,74 @@ def _row(text: str, note: str = "", tone: str = "normal") -> dict[str, str]:
     return {"text": text, "note": note, "tone": tone}
 
 
-def _phone_piece(view: Mapping[str, Any], piece: Mapping[str, Any]) -> dict[str, str]:
-    where = PHONE_PLACES.get(str(piece.get("where")), str(piece.get("where") or ""))
+def _phone_piece(view: QuinOwnView, piece: OwnPiece) -> dict[str, str]:
+    where = PHONE_PLACES.get(piece.where, piece.where)
     notes = [where]
-    if piece.get("identity") and piece.get("where") in (BOARD, ZERO_G) and piece.get("moves") is not None:
-        notes.append(f"{piece['moves']} {'move' if piece['moves'] == 1 else 'moves'}")
-    if piece.get("swaps_left") is not None and piece.get("where") in (BOARD, ZERO_G):
-        notes.append(f"{piece['swaps_left']} {'swap' if piece['swaps_left'] == 1 else 'swaps'} left")
-    if piece.get("revealed"):
-        notes.append(f"{view.get('rival') or 'the rival'} has seen it")
-    if piece.get("held"):
+    if piece.identity and piece.where in (BOARD, ZERO_G) and piece.moves is not None:
+        notes.append(f"{piece.moves} {'move' if piece.moves == 1 else 'moves'}")
+    if piece.swaps_left is not None and piece.where in (BOARD, ZERO_G):
+        notes.append(f"{piece.swaps_left} {'swap' if piece.swaps_left == 1 else 'swaps'} left")
+    if piece.revealed:
+        notes.append(f"{view.rival or 'the rival'} has seen it")
+    if piece.held:
         notes.append("held this turn")
-    tone = "muted" if piece.get("where") in (CAPTURED, REMOVED) else "accent" if piece.get("held") else "normal"
-    return _row(f"{piece.get('label')}  {piece.get('identity') or UNKNOWN}", " · ".join(notes), tone)
+    tone = "muted" if piece.where in (CAPTURED, REMOVED) else "accent" if piece.held else "normal"
+    return _row(f"{piece.label}  {piece.identity or UNKNOWN}", " · ".join(notes), tone)
 
 
-def _phone_powers(view: Mapping[str, Any]) -> list[dict[str, str]]:
-    powers: Mapping[str, Any] = view.get("powers") or {}
-    rows = []
-    if view.get("artificial_light_moves") is not None:
-        rows.append(_row(f"{ARTIFICIAL_LIGHT} moves", str(view["artificial_light_moves"])))
-    time = powers.get("time")
-    if time in ("ready", "used"):  # "none": no Time on the board, nothing to tell
-        rows.append(_row("Time", str(time)))
-    if powers.get("totem"):
-        rows.append(
-            _row("Resurrection Totem", str(powers["totem"]), "muted" if powers["totem"] == "used" else "normal")
-        )
-    for label, left in (powers.get("memory_swaps_left") or {}).items():
+def _phone_powers(view: QuinOwnView) -> list[dict[str, str]]:
+    powers = view.powers
+    rows = [_row(f"{ARTIFICIAL_LIGHT} moves", str(view.artificial_light_moves))]
+    if powers.time in ("ready", "used"):  # "none": no Time on the board, nothing to tell
+        rows.append(_row("Time", powers.time))
+    if powers.totem:
+        rows.append(_row("Resurrection Totem", powers.totem, "muted" if powers.totem == "used" else "normal"))
+    for label, left in powers.memory_swaps_left.items():
         rows.append(_row(f"Memory {label}", f"{left} {'swap' if left == 1 else 'swaps'} left"))
     return rows
 
 
-def _phone_setup_rows(setup: Mapping[str, Any]) -> list[dict[str, str]]:
+def _phone_setup_rows(setup: SetupSeen) -> list[dict[str, str]]:
     rows = []
-    taken, made = setup.get("clone_from"), setup.get("clone")
+    taken, made = setup.clone_from, setup.clone
     rows.append(_row(f"Clone: {taken} → {made}" if taken and made else "Clone: not chosen yet"))
-    rows.append(_row("Board", f"{setup.get('on_board', 0)}/{STARTING_POINTS}"))
-    rows.append(_row("Zero-G card", f"{setup.get('on_zero_g', 0)}/{ZERO_G_AT_START}"))
-    needed: Mapping[str, Any] = setup.get("needed") or {}
-    assigned: Mapping[str, Any] = setup.get("assigned") or {}
+    rows.append(_row("Board", f"{setup.on_board}/{STARTING_POINTS}"))
+    rows.append(_row("Zero-G card", f"{setup.on_zero_g}/{ZERO_G_AT_START}"))
+    needed, assigned = setup.needed, setup.assigned
     for kind, count in needed.items():
         if count and assigned.get(kind, 0) != count:
             rows.append(_row(f"Still to label: {kind}", f"{assigned.get(kind, 0)}/{count}", "accent"))
-    for problem in setup.get("problems") or []:
-        rows.append(_row(str(problem)[:1].upper() + str(problem)[1:], tone="warn"))
+    for problem in setup.problems:
+        rows.append(_row(problem[:1].upper() + problem[1:], tone="warn"))
     return rows
 
 
 def _choice(label: str, action: Action, tone: str = "normal") -> dict[str, Any]:
-    from companion import codec  # the page is JSON: the action as its JSON object, as a phone sends it back
-
+    # The page is JSON: the action as its JSON object, as a phone sends it back.
     return {"label": label, "action": codec.to_json(action), "tone": tone}
 
 
-def _phone_choices(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _phone_choices(view: QuinOwnView) -> list[dict[str, Any]]:
     """The setup, one tap one action: the very `Clone`, `Assign`, `Unassign`, `SetupDone` the menu sends."""
-    player = str(view.get("player", ""))
-    setup: Mapping[str, Any] = view.get("setup") or {}
+    player = view.player
+    setup = _setup(view)
     choices: list[dict[str, Any]] = []
-    if not setup.get("clone"):
+    if not setup.clone:
         base = _before_clone(setup)
         for taken in CLONE_FROM:
             if base.get(taken, 1):
                 for made in (kind for kind in CLONE_TO if kind != taken):  # a kind into itself changes nothing
                     choices.append(_choice(f"Clone: {taken} → {made}", Clone(player, taken=taken, made=made), "accent"))
         return choices
-    pieces = _pieces(view)
-    needed: Mapping[str, Any] = setup.get("needed") or {}
-    assigned: Mapping[str, Any] = setup.get("assigned") or {}
-    on_board, on_zero_g = int(setup.get("on_board") or 0), int(setup.get("on_zero_g") or 0)
-    open_labels = [str(p.get("label")) for p in pieces if not p.get("identity")]
-    lights_to_come = max(int(needed.get(ARTIFICIAL_LIGHT) or 0) - int(assigned.get(ARTIFICIAL_LIGHT) or 0), 0)
+    pieces = view.pieces
+    needed, assigned = setup.needed, setup.assigned
+    on_board, on_zero_g = setup.on_board, setup.on_zero_g
+    open_labels = [p.label for p in pieces if not p.identity]
+    lights_to_come = max(needed.get(ARTIFICIAL_LIGHT, 0) - assigned.get(ARTIFICIAL_LIGHT, 0), 0)
     if open_labels:
         label = open_labels[0]
         for kind in KINDS:
-            if assigned.get(kind, 0) >= (needed.get(kind) or 0):
+            if assigned.get(kind, 0) >= needed.get(kind, 0):
                 continue
             if kind != ARTIFICIAL_LIGHT and on_board < STARTING_POINTS:
                 choices.append(_choice(f"{label} is {_a(kind)} · board", Assign(player, label, kind, BOARD), "accent"))
@@ -661,7 +671,8 @@ def _phone_choices(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     else:
         choices.append(_choice("Finish setup", SetupDone(player), "accent"))
     for piece in pieces:
-        if piece.get("identity"):
-            label = str(piece.get("label"))
-            choices.append(_choice(f"Take back {label} ({piece['identity']})", Unassign(player, label), "muted"))
+        if piece.identity:
+            choices.append(
+                _choice(f"Take back {piece.label} ({piece.identity})", Unassign(player, piece.label), "muted")
+            )
     return choices

@@ -10,12 +10,14 @@ walks random games to hold all three to that.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Any
 
 from companion import codec
 from companion.engine import told_first, told_left
-from companion.game import Event, FirstPlayerChosen, PlayerLeft, TurnEnded, UnknownEvent, View
+from companion.game import Event, FirstPlayerChosen, GameView, PlayerLeft, TurnEnded, UnknownEvent
 from companion.games.quin.pieces import ACCELERATED_MOVES, ARTIFICIAL_LIGHT, MEMORY, MOVES, TIME
 from companion.games.quin.rules import (
     WON_BY_CAPTURE,
@@ -40,7 +42,7 @@ from companion.games.quin.rules import (
     players_in,
     setup_problems,
 )
-from companion.games.quin.state import BOARD, OFF, SETUP, ZERO_G, LastFlash, Piece, PieceKey, QuinState
+from companion.games.quin.state import BOARD, OFF, SETUP, ZERO_G, LastFlash, Piece, PieceKey, QuinState, Side
 
 # -- the sentences ----------------------------------------------------------------------------------
 
@@ -121,102 +123,258 @@ def flash_of(state: QuinState, flashed: Flashed) -> LastFlash:
 # -- the public view ------------------------------------------------------------------------------
 
 
-def _public_piece(state: QuinState, piece: Piece) -> dict[str, Any]:
+@dataclass(frozen=True)
+class PieceSeen:
+    """One piece as the table sees it: its label, where it is, and its identity only once revealed."""
+
+    label: str
+    where: str  # "off" for every piece during private setup: even where a label is going is its owner's business
+    revealed: bool
+    # Only once revealed: "" (left out of the JSON) while hidden; None for a piece revealed before it was given
+    # an identity (the revealed view of a game that ended in its setup).
+    identity: str | None = codec.optional("")
+    how: str | None = codec.optional()  # only once taken (HOW_*)
+
+
+@dataclass(frozen=True)
+class TakenSeen:
+    """A rival's piece face up on a player's Zero-G card: taken, so everything about it is public."""
+
+    owner: str
+    label: str
+    identity: str | None
+    how: str
+
+
+@dataclass(frozen=True)
+class ZeroGSeen:
+    """A player's Zero-G card: their own pieces face down (by label), the rival's taken pieces face up."""
+
+    face_down: tuple[str, ...]
+    face_up: tuple[TakenSeen, ...]
+
+
+@dataclass(frozen=True)
+class PowersUsed:
+    """How often a player used each power: by kind, never by which piece."""
+
+    memory_swaps: int
+    time: int
+    totem: bool
+    void_gravity: int
+    reflector: int
+
+
+@dataclass(frozen=True)
+class SideSeen:
+    """One player's side as the table sees it."""
+
+    name: str
+    colour: str
+    ready: bool
+    pieces: tuple[PieceSeen, ...]
+    zero_g: ZeroGSeen
+    powers_used: PowersUsed
+
+
+@dataclass(frozen=True)
+class LastMoveSeen:
+    """The last finished turn: whose, and its steps as the table reads them."""
+
+    player: str
+    steps: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FlashedPiece:
+    """One of the two pieces of a flash: both are revealed by it."""
+
+    owner: str
+    label: str
+    identity: str | None
+
+
+@dataclass(frozen=True)
+class FlashSeen:
+    """The most recent flash, all of it public."""
+
+    sentence: str
+    result: str
+    attacker: FlashedPiece
+    defender: FlashedPiece
+
+
+@dataclass(frozen=True)
+class BanSeen:
+    """The flash-back ban of this turn: `player`'s `label` may not flash the rival's `against` back."""
+
+    player: str
+    label: str
+    against: str
+    sentence: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class QuinView(GameView):
+    """Everything the table may see of a Quin game: no hidden identity, not even inside a sentence."""
+
+    game: str
+    phase: str  # "setup", "play" or "over"
+    turn: str | None
+    turn_number: int
+    capture_rule: str
+    first: str | None
+    players: tuple[SideSeen, ...]
+    this_turn: tuple[str, ...]  # the steps of the turn in progress, as the table reads them
+    held: tuple[str, ...]  # labels that may not move this turn (a Memory swap's two pieces)
+    last_move: LastMoveSeen | None
+    last_flash: FlashSeen | None
+    flash_back_ban: BanSeen | None
+
+
+def _public_piece(state: QuinState, piece: Piece) -> PieceSeen:
     # During private setup, even where a label is going is the owner's business.
-    entry: dict[str, Any] = {
-        "label": piece.label,
-        "where": OFF if state.phase == SETUP else piece.where,
-        "revealed": piece.revealed,
-    }
-    if piece.revealed:
-        entry["identity"] = piece.identity
-    if piece.taken:
-        entry["how"] = piece.how
-    return entry
+    return PieceSeen(
+        label=piece.label,
+        where=OFF if state.phase == SETUP else piece.where,
+        revealed=piece.revealed,
+        identity=piece.identity if piece.revealed else "",
+        how=piece.how if piece.taken else None,
+    )
 
 
-def _revealed(state: QuinState, key: PieceKey) -> dict[str, Any]:
+def _flashed(state: QuinState, key: PieceKey) -> FlashedPiece:
     piece = state.piece(*key)
-    return {"owner": piece.owner, "label": piece.label, "identity": piece.identity}
+    return FlashedPiece(piece.owner, piece.label, piece.identity)
 
 
-def public_view(state: QuinState) -> View:
-    """Everything the table may see: no hidden identity, not even inside a sentence."""
-    players = []
-    for side in state.sides:
-        rival = state.rival(side.name)
-        pieces = state.pieces_of(side.name)
-        players.append(
-            {
-                "name": side.name,
-                "colour": side.colour,
-                "ready": side.ready,
-                "pieces": [_public_piece(state, p) for p in pieces],
-                "zero_g": {
-                    "face_down": [p.label for p in pieces if p.where == ZERO_G and state.phase != SETUP],
-                    "face_up": [
-                        {"owner": p.owner, "label": p.label, "identity": p.identity, "how": p.how}
-                        for p in state.pieces_of(rival)
-                        if p.taken
-                    ],
-                },
-                "powers_used": {
-                    "memory_swaps": side.memory_swaps,
-                    "time": side.times_used,
-                    "totem": side.totem_used,
-                    "void_gravity": side.gravity_casts,
-                    "reflector": side.reflector_uses,
-                },
-            }
-        )
-    flash = state.last_flash
+def _side_seen(state: QuinState, side: Side) -> SideSeen:
+    rival = state.rival(side.name)
+    pieces = state.pieces_of(side.name)
+    return SideSeen(
+        name=side.name,
+        colour=side.colour,
+        ready=side.ready,
+        pieces=tuple(_public_piece(state, p) for p in pieces),
+        zero_g=ZeroGSeen(
+            face_down=tuple(p.label for p in pieces if p.where == ZERO_G and state.phase != SETUP),
+            face_up=tuple(TakenSeen(p.owner, p.label, p.identity, p.how) for p in state.pieces_of(rival) if p.taken),
+        ),
+        powers_used=PowersUsed(
+            memory_swaps=side.memory_swaps,
+            time=side.times_used,
+            totem=side.totem_used,
+            void_gravity=side.gravity_casts,
+            reflector=side.reflector_uses,
+        ),
+    )
+
+
+def _ban(state: QuinState) -> BanSeen | None:
     ban = state.flash_back_ban
-    ended = outcome(state)
-    return {
-        "game": "quin",
-        "phase": state.phase,
-        "turn": state.turn,
-        "turn_number": state.turn_number,
-        "capture_rule": state.capture_rule,
-        "first": state.first,
-        "players": players,
-        "this_turn": [news(state, step) for step in state.this_turn.steps],
-        "held": sorted(set(state.this_turn.held), key=int),  # in the order kept, the Memory of a swap came first
-        "last_move": (
-            {"player": state.last_move[0], "steps": [news(state, step) for step in state.last_move[1]]}
+    if not ban or state.turn != ban[0][0] or not all(state.piece(*key).where == BOARD for key in ban):
+        return None
+    (player, label), (rival, against) = ban
+    return BanSeen(player, label, against, f"{player}'s {label} may not flash {rival}'s {against} back this turn.")
+
+
+def public_view(state: QuinState) -> QuinView:
+    """Everything the table may see: no hidden identity, not even inside a sentence."""
+    flash = state.last_flash
+    return QuinView(
+        game="quin",
+        phase=state.phase,
+        turn=state.turn,
+        turn_number=state.turn_number,
+        capture_rule=state.capture_rule,
+        first=state.first,
+        players=tuple(_side_seen(state, side) for side in state.sides),
+        this_turn=tuple(news(state, step) for step in state.this_turn.steps),
+        held=tuple(sorted(set(state.this_turn.held), key=int)),  # in the order kept, the Memory of a swap came first
+        last_move=(
+            LastMoveSeen(state.last_move[0], tuple(news(state, step) for step in state.last_move[1]))
             if state.last_move
             else None
         ),
-        "last_flash": (
-            {
-                "sentence": flash.sentence,
-                "result": flash.result,
-                "attacker": _revealed(state, flash.attacker),
-                "defender": _revealed(state, flash.defender),
-            }
+        last_flash=(
+            FlashSeen(flash.sentence, flash.result, _flashed(state, flash.attacker), _flashed(state, flash.defender))
             if flash
             else None
         ),
-        "flash_back_ban": (
-            {
-                "player": ban[0][0],
-                "label": ban[0][1],
-                "against": ban[1][1],
-                "sentence": f"{ban[0][0]}'s {ban[0][1]} may not flash {ban[1][0]}'s {ban[1][1]} back this turn.",
-            }
-            if ban and state.turn == ban[0][0] and all(state.piece(*key).where == BOARD for key in ban)
-            else None
-        ),
-        "outcome": ended.to_json() if ended else None,
-    }
+        flash_back_ban=_ban(state),
+        outcome=outcome(state),  # the engine's end overrides it (a player leaving ends the game too)
+    )
 
 
-def revealed_view(state: QuinState) -> View:
+def revealed_view(state: QuinState) -> QuinView:
     """The public view with every piece's identity shown: a finished game keeps no secrets."""
     return public_view(replace(state, pieces=tuple(replace(p, revealed=True) for p in state.pieces)))
 
 
 # -- a player's own view ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OwnPiece:
+    """One of the player's own pieces, with its secret identity."""
+
+    label: str
+    identity: str | None  # None until assigned
+    where: str
+    moves: int | None  # its Moves # now (Artificial Lights speed up), None while it has no identity
+    revealed: bool
+    swaps_left: int | None = codec.optional()  # a Memory's only
+    held: bool = codec.optional(False)  # may not move this turn (a Memory swap's), on the player's own turn
+
+
+@dataclass(frozen=True)
+class OwnPowers:
+    """The player's powers still to use."""
+
+    memory_swaps_left: Mapping[str, int]  # by the label of each Memory still in the game (read-only)
+    time: str  # "ready", "used" or "none"
+    totem: str  # "ready" or "used"
+
+
+@dataclass(frozen=True)
+class SetupSeen:
+    """The player's private setup while it lasts: the Clone, what is assigned and placed, what is still wrong."""
+
+    clone: str | None  # the Clone face
+    clone_from: str | None  # the face it replaced
+    unassigned: tuple[str, ...]
+    done: bool
+    on_board: int
+    on_zero_g: int
+    needed: Mapping[str, int]  # by kind (read-only)
+    assigned: Mapping[str, int]  # by kind (read-only)
+    problems: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class QuinOwnView(GameView):
+    """`player`'s own secrets (in the shape the player displays expect) plus the public turn facts."""
+
+    game: str
+    player: str
+    colour: str
+    rival: str
+    phase: str
+    turn: str | None
+    pieces: tuple[OwnPiece, ...]
+    powers: OwnPowers
+    artificial_light_moves: int
+    last_flash: str | None  # the last flash's sentence
+    setup: SetupSeen | None  # while private setup lasts
+
+
+@dataclass(frozen=True, kw_only=True)
+class NotPlaying(GameView):
+    """The own view asked for someone not playing this game: nothing but the sentence saying so."""
+
+    game: str
+    player: str
+    error: str
 
 
 def _time_status(state: QuinState, player: str) -> str:
@@ -226,58 +384,60 @@ def _time_status(state: QuinState, player: str) -> str:
     return "used" if state.side(player).times_used else "none"
 
 
-def private_view(state: QuinState, player: str) -> View:
-    """`player`'s own secrets (in the shape the player displays expect) plus the public turn facts."""
-    if player not in state.names:
-        return {"game": "quin", "player": player, "error": f"{player} is not playing this game."}
+def _setup_seen(state: QuinState, player: str) -> SetupSeen:
     side = state.side(player)
     pieces = state.pieces_of(player)
-    al_moves = ACCELERATED_MOVES if state.accelerated(player) else MOVES[ARTIFICIAL_LIGHT]
-    setup: dict[str, Any] | None = None
-    if state.phase == SETUP:
-        have = state.counts_for(player)
-        setup = {
-            "clone": side.clone[1] if side.clone else None,
-            "clone_from": side.clone[0] if side.clone else None,
-            "unassigned": [p.label for p in pieces if p.identity is None],
-            "done": side.ready,
-            "on_board": sum(1 for p in pieces if p.where == BOARD),
-            "on_zero_g": sum(1 for p in pieces if p.where == ZERO_G),
-            "needed": have,
-            "assigned": {kind: sum(1 for p in pieces if p.identity == kind) for kind in have},
-            "problems": setup_problems(state, player),
-        }
+    have = state.counts_for(player)
+    return SetupSeen(
+        clone=side.clone[1] if side.clone else None,
+        clone_from=side.clone[0] if side.clone else None,
+        unassigned=tuple(p.label for p in pieces if p.identity is None),
+        done=side.ready,
+        on_board=sum(1 for p in pieces if p.where == BOARD),
+        on_zero_g=sum(1 for p in pieces if p.where == ZERO_G),
+        needed=MappingProxyType(dict(have)),
+        assigned=MappingProxyType({kind: sum(1 for p in pieces if p.identity == kind) for kind in have}),
+        problems=tuple(setup_problems(state, player)),
+    )
+
+
+def private_view(state: QuinState, player: str) -> QuinOwnView | NotPlaying:
+    """`player`'s own secrets (in the shape the player displays expect) plus the public turn facts."""
+    if player not in state.names:
+        return NotPlaying(game="quin", player=player, error=f"{player} is not playing this game.")
+    side = state.side(player)
+    pieces = state.pieces_of(player)
     flash = state.last_flash
-    return {
-        "game": "quin",
-        "player": player,
-        "colour": side.colour,
-        "rival": state.rival(player),
-        "phase": state.phase,
-        "turn": state.turn,
-        "pieces": [
-            {
-                "label": p.label,
-                "identity": p.identity,
-                "where": p.where,
-                "moves": state.moves_of(p),
-                "revealed": p.revealed,
-                **({"swaps_left": p.swaps_left} if p.identity == MEMORY else {}),
-                **({"held": True} if p.label in state.this_turn.held and state.turn == player else {}),
-            }
+    return QuinOwnView(
+        game="quin",
+        player=player,
+        colour=side.colour,
+        rival=state.rival(player),
+        phase=state.phase,
+        turn=state.turn,
+        pieces=tuple(
+            OwnPiece(
+                label=p.label,
+                identity=p.identity,
+                where=p.where,
+                moves=state.moves_of(p),
+                revealed=p.revealed,
+                swaps_left=p.swaps_left if p.identity == MEMORY else None,
+                held=p.label in state.this_turn.held and state.turn == player,
+            )
             for p in pieces
-        ],
-        "powers": {
-            "memory_swaps_left": {
-                p.label: p.swaps_left for p in pieces if p.identity == MEMORY and p.where in (BOARD, ZERO_G)
-            },
-            "time": _time_status(state, player),
-            "totem": "used" if side.totem_used else "ready",
-        },
-        "artificial_light_moves": al_moves,
-        "last_flash": flash.sentence if flash else None,
-        "setup": setup,
-    }
+        ),
+        powers=OwnPowers(
+            memory_swaps_left=MappingProxyType(
+                {p.label: p.swaps_left for p in pieces if p.identity == MEMORY and p.where in (BOARD, ZERO_G)}
+            ),
+            time=_time_status(state, player),
+            totem="used" if side.totem_used else "ready",
+        ),
+        artificial_light_moves=ACCELERATED_MOVES if state.accelerated(player) else MOVES[ARTIFICIAL_LIGHT],
+        last_flash=flash.sentence if flash else None,
+        setup=_setup_seen(state, player) if state.phase == SETUP else None,
+    )
 
 
 # -- events as anyone may read them -------------------------------------------------------------------
