@@ -42,12 +42,14 @@ lint: $(DEV_STAMP)
 bench: system-deps test-deps $(DEV_STAMP)
 	$(BIN)/python -m bench
 
-# The UI tests take their screenshots into build/screenshots/; the README's own pictures are copied
-# from there into docs/screenshots/ (only those it shows), so that a test run never changes tracked files.
+# The UI tests take their screenshots into build/screenshots/; the pictures the README, docs/ and
+# bench/README.md show are copied from there into docs/screenshots/ (only those), so that a test run
+# never changes tracked files. Each page names them relative to itself, hence the basename.
 screenshots: system-deps test-deps $(DEV_STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadfile -q tests/ui tests/hardware/test_firmware.py
-	@for f in $$(grep -o 'docs/screenshots/[A-Za-z0-9_.-]*\.png' README.md | sort -u); do \
-	  cp build/screenshots/$$(basename $$f) $$f && echo "updated $$f"; done
+	@for f in $$(grep -oh 'screenshots/[A-Za-z0-9_.-]*\.png' README.md bench/README.md $$(find docs -name '*.md') \
+	  | xargs -n 1 basename | sort -u); do \
+	  cp build/screenshots/$$f docs/screenshots/$$f && echo "updated docs/screenshots/$$f"; done
 
 $(RUN_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
