@@ -78,4 +78,4 @@ def test_the_adding_a_game_checklist_names_every_file_of_pig() -> None:
     checklist = text[text.index("## Adding a game") :]
     for file in sorted((ROOT / "tests" / "sixth_game").iterdir()):
         if file.suffix in {".py", ".kv"}:
-            assert f"`{file.name}`" in checklist, file.name
+            assert f"{file.name}`" in checklist, file.name
