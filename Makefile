@@ -110,7 +110,7 @@ install: system-deps
 
 # An emulated arm64 Debian bookworm (Raspberry Pi OS's base) in build/pi-root, as root: the README's set-up,
 # the app's first frame, every golden game, the tests, `make install`. 12 to 21 minutes (the first
-# time 11 more); see the README. Too long for CI: run before changes to set-up, hardware/ or systemd/.
+# time 11 more); see docs/architecture.md. Too long for CI: run before changes to set-up, hardware/ or systemd/.
 pi-check: setup
 	HOST_PYTHON=$(abspath $(BIN))/python bash tests/pi/pi_check.sh
 
