@@ -42,12 +42,14 @@ lint: $(DEV_STAMP)
 bench: system-deps test-deps $(DEV_STAMP)
 	$(BIN)/python -m bench
 
-# The UI tests take their screenshots into build/screenshots/; the README's own pictures are copied
-# from there into docs/screenshots/ (only those it shows), so that a test run never changes tracked files.
+# The UI tests take their screenshots into build/screenshots/; the pictures the README, docs/ and
+# bench/README.md show are copied from there into docs/screenshots/ (only those), so that a test run
+# never changes tracked files. Each page names them relative to itself, hence the basename.
 screenshots: system-deps test-deps $(DEV_STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadfile -q tests/ui tests/hardware/test_firmware.py
-	@for f in $$(grep -o 'docs/screenshots/[A-Za-z0-9_.-]*\.png' README.md | sort -u); do \
-	  cp build/screenshots/$$(basename $$f) $$f && echo "updated $$f"; done
+	@for f in $$(grep -oh 'screenshots/[A-Za-z0-9_.-]*\.png' README.md bench/README.md $$(find docs -name '*.md') \
+	  | xargs -n 1 basename | sort -u); do \
+	  cp build/screenshots/$$f docs/screenshots/$$f && echo "updated docs/screenshots/$$f"; done
 
 $(RUN_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
@@ -108,7 +110,7 @@ install: system-deps
 
 # An emulated arm64 Debian bookworm (Raspberry Pi OS's base) in build/pi-root, as root: the README's set-up,
 # the app's first frame, every golden game, the tests, `make install`. 12 to 21 minutes (the first
-# time 11 more); see the README. Too long for CI: run before changes to set-up, hardware/ or systemd/.
+# time 11 more); see docs/architecture.md. Too long for CI: run before changes to set-up, hardware/ or systemd/.
 pi-check: setup
 	HOST_PYTHON=$(abspath $(BIN))/python bash tests/pi/pi_check.sh
 

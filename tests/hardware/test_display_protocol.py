@@ -256,5 +256,6 @@ def test_firmware_device_logic_under_cpython() -> None:
 
 
 def test_the_readme_example_frame() -> None:
-    """The README: 'the KEY frame for `ok` is the body `02 02 6f 6b c1 11` ... sent as `07 02 02 6f 6b c1 11 00`'."""
+    """docs/displays.md: 'the KEY frame for `ok` is the body `02 02 6f 6b c1 11` ...
+    sent as `07 02 02 6f 6b c1 11 00`'."""
     assert p.encode_frame(p.KEY, b"ok") == bytes.fromhex("07 02 02 6f 6b c1 11 00")

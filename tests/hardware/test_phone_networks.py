@@ -6,7 +6,7 @@ from hardware.phones.networks import address_of, networks
 
 
 def test_every_interface_the_config_file_may_name_is_an_address_to_bind() -> None:
-    """`[phones] interface` may be an address or "localhost" (README); a network's name is looked up now."""
+    """`[phones] interface` may be an address or "localhost" (docs/phones.md); a network's name is looked up now."""
     assert address_of("localhost") == "localhost"
     assert address_of("0.0.0.0") == "0.0.0.0" and address_of("::1") == "::1"
     assert address_of("lo") == next(n.address for n in networks() if n.name == "lo")

@@ -37,7 +37,7 @@ from companion.store import Store
 from tests.support import XvfbMissing, wait_until, xvfb_display
 
 # Written where git does not look, so that a clean checkout stays clean after `make test`;
-# `make screenshots` copies the ones the README shows into docs/screenshots/.
+# `make screenshots` copies the ones the README and docs/ show into docs/screenshots/.
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 PALETTE = SEAT_COLOURS
 

@@ -1,6 +1,6 @@
 """`companion play` without ``--private`` prints nothing that names an unrevealed identity (issue 13).
 
-The promise (README, `companion play`): "Nothing printed names a hidden identity ... a private action
+The promise (docs/command-line.md, `companion play`): "Nothing printed names a hidden identity ... a private action
 that was refused shows as "refused (private)"; `--private` adds its reason, for that player". The
 examples check the cases a user found (a setup refusal naming the Shadows' labels, a flash sent by a
 Reflector); the random test checks the whole printed output of random Quin scripts.
@@ -123,7 +123,7 @@ def test_a_refused_setup_step_says_only_refused_private_and_its_reason_only_with
 
 
 def test_a_flash_sent_by_a_reflector_never_prints_the_reflectors_label():
-    """README: the Reflector that sent a flash stays secret. `"reflector": "5"` was reported printed:
+    """docs/command-line.md: the Reflector that sent a flash stays secret. `"reflector": "5"` was reported printed:
     not in the event, not after undo and redo, not in the views or the outcome."""
     lines = [
         json.dumps(example_setup(ANN)),

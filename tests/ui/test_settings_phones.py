@@ -141,7 +141,7 @@ def test_a_choices_file_the_app_did_not_write_is_left_alone(ui: Any, table: Any,
 
 
 def test_the_config_files_own_interface_starts_the_phones_as_it_says(ui: Any, table: Any) -> None:
-    """Without a choice in Settings, `[phones] enabled = true` with `interface = "localhost"` (as the README
+    """Without a choice in Settings, `[phones] enabled = true` with `interface = "localhost"` (as docs/phones.md
     allows) starts the server there, not a wait for a network of that name."""
     table.config = replace(table.config, phones=PhonesConfig(enabled=True, interface="localhost", port=0))
     assert start_phones(table) == [] and table.phones is not None
