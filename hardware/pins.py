@@ -13,6 +13,9 @@ from pathlib import Path
 from gpiozero import Factory
 from gpiozero.pins.mock import MockFactory
 
+PinFactory = Factory
+"""What opens pins (mock or lgpio): the name ui/ uses for it, so that only hardware/ names gpiozero."""
+
 log = logging.getLogger(__name__)
 
 MODEL = Path("/proc/device-tree/model")

@@ -21,9 +21,8 @@ from companion.dispatch import Dispatcher, immediate
 from companion.store import Store, StoreInUse, StoreRefused
 
 if TYPE_CHECKING:  # the devices' modules load gpiozero, pyserial and Kivy: a Table is made before any of them
-    from gpiozero import Factory
-
     from hardware.display.hub import DisplayHub
+    from hardware.pins import PinFactory
     from hardware.race_buttons import RaceButtons
     from ui.phone_switch import PhoneSwitch
     from ui.phones import PhoneTable
@@ -37,7 +36,7 @@ class Table:
     dispatch: Dispatcher = immediate
     clock: Callable[[], float] = time.time
     notices: list[str] = field(default_factory=list)
-    pin_factory: Factory | None = None  # mock or lgpio, chosen by `hardware.pins` when the hardware is wired
+    pin_factory: PinFactory | None = None  # mock or lgpio, chosen by `hardware.pins` when the hardware is wired
     simulated: bool = True
     race: RaceButtons | None = None  # once wired (None: not yet, or the pins could not be opened)
     displays: DisplayHub | None = None  # the player displays, once wired

@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING
 from companion import paths
 
 if TYPE_CHECKING:
-    from gpiozero import Factory
-
+    from hardware.pins import PinFactory
     from hardware.race_buttons import RaceButtons
     from ui.table import Table
 
@@ -76,7 +75,7 @@ def race_buttons(table: Table) -> tuple[RaceButtons, bool]:
     return RaceButtons(table.config.race, pin_factory=_pin_factory(table)), True
 
 
-def _pin_factory(table: Table) -> Factory:
+def _pin_factory(table: Table) -> PinFactory:
     if table.pin_factory is not None:
         return table.pin_factory
     from hardware.pins import choose  # no hardware opened yet: simulated buttons

@@ -29,28 +29,12 @@ def test_every_core_module_imports_with_kivy_gpiozero_and_serial_blocked():
     assert result.stdout.strip() == "ok"
 
 
-def _type_only(tree: ast.Module) -> set[int]:
-    """The ids of the nodes inside `if TYPE_CHECKING:`: names for the type checker, never loaded (a Table
-    names gpiozero's pin factory without loading gpiozero)."""
-    return {
-        id(inner)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
-        for statement in node.body
-        for inner in ast.walk(statement)
-    }
-
-
 def _top_level_imports(folder: str) -> set[tuple[str, str]]:
     found = set()
     for path in (ROOT / folder).rglob("*.py"):
         if "firmware" in path.parts:
             continue  # MicroPython code for the display itself
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        type_only = _type_only(tree)
-        for node in ast.walk(tree):
-            if id(node) in type_only:
-                continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 found |= {(str(path.relative_to(ROOT)), a.name.split(".")[0]) for a in node.names}
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
