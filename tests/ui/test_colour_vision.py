@@ -51,7 +51,7 @@ def test_five_players_of_quintet_as_a_deuteranope_sees_them(ui):
     """"at a table of five it is likely that someone does": five seats in play, each in its table colour, all
     at least ΔE 40 apart for a deuteranope; the screenshot and its deuteranopia copy are written."""
     screen, _ = five_players_in_play(ui)
-    assert [p["colour"] for p in screen.view["players"]] == list(SEAT_COLOURS)
+    assert [p["colour"] for p in screen.session.public_view()["players"]] == list(SEAT_COLOURS)
     normal, simulated = _both(ui, "quintet-five-players.png")
     shown = _shows_the_simulated_seats(normal, simulated)
     assert len(shown) == 5, f"every seat's colour is on screen, flat: {sorted(shown)}"

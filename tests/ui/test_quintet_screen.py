@@ -25,7 +25,7 @@ def roll(ui, screen) -> None:
     ui.tap(ui.find(screen, "roll_button"))
     wait_for_dice(ui, screen)
     # The faces show the dice just rolled, in pips and in numerals.
-    view = screen.view
+    view = screen.session.public_view()
     dice = view["dice"] or (view["rolled_on"] or view["opening"])[-1]["dice"]
     board = screen.board
     assert [board.ids.die_a.value, board.ids.die_b.value] == dice
@@ -45,14 +45,14 @@ def five_players_in_play(ui):
     screen = ui.start_game("quintet", FIVE)
     for _ in FIVE:
         roll(ui, screen)
-    first = screen.view["first"]
-    assert screen.view["phase"] == "circle"
+    first = screen.session.public_view()["first"]
+    assert screen.session.public_view()["phase"] == "circle"
     order = [first, *[p for p in ["Eve", "Cy", "Ann", "Dee", "Bo"] if p != first]]
     set_circle(ui, screen, order)
-    assert screen.view["circle"] == order
+    assert screen.session.public_view()["circle"] == order
     for _ in FIVE:
         roll(ui, screen)
-    assert screen.view["phase"] == "play"
+    assert screen.session.public_view()["phase"] == "play"
     return screen, order
 
 
@@ -64,7 +64,7 @@ def test_the_roll_animation_is_short_and_lands_on_the_real_dice(ui):
     ui.tap(ui.find(screen, "roll_button"))
     assert seen[0] is True  # the dice tumbled...
     wait_for_dice(ui, screen)  # ...and landed on the rolled values:
-    dice = screen.view["opening"][0]["dice"]
+    dice = screen.session.public_view()["opening"][0]["dice"]
     board = screen.board
     assert (board.ids.die_a.value, board.ids.die_b.value) == tuple(dice)
     assert board.ids.dice_numerals.text == f"{dice[0]} + {dice[1]} = {sum(dice)}"
@@ -72,7 +72,7 @@ def test_the_roll_animation_is_short_and_lands_on_the_real_dice(ui):
     # A second press while the dice still tumble is a double tap, not the next player's roll.
     screen.roll()
     screen.roll()
-    assert len(screen.view["opening"]) == 2
+    assert len(screen.session.public_view()["opening"]) == 2
     ui.screenshot("quintet-tumbling.png")
     wait_for_dice(ui, screen)
 
@@ -80,13 +80,13 @@ def test_the_roll_animation_is_short_and_lands_on_the_real_dice(ui):
 def test_a_five_player_game_midway(ui):
     screen, order = five_players_in_play(ui)
     # The mover captures its prey one token at a time, until the prey is out.
-    mover = screen.view["current"]
+    mover = screen.session.public_view()["current"]
     prey = order[(order.index(mover) + 1) % 5]
     roll(ui, screen)
-    assert screen.view["current"] == mover
+    assert screen.session.public_view()["current"] == mover
     ui.tap(button(ui, screen, f"{mover} captured {prey}"))
     ui.tap(button(ui, screen, f"{mover} captured {prey}"))
-    assert prey in screen.view["out"]
+    assert prey in screen.session.public_view()["out"]
     assert "New capturing circle" in screen.news
     # The alliance question (rule 8) comes next; the roll waits for its answer.
     assert ui.find(screen, "roll_button").disabled
@@ -95,12 +95,13 @@ def test_a_five_player_game_midway(ui):
     assert not ui.find(screen, "roll_button").disabled
     # A few more turns, one capture by rule 7 among them.
     roll(ui, screen)
-    mover = screen.view["current"]
-    predator = screen.view["players"][[p["name"] for p in screen.view["players"]].index(mover)]["predator"]
+    mover = screen.session.public_view()["current"]
+    players = screen.session.public_view()["players"]
+    predator = players[[p["name"] for p in players].index(mover)]["predator"]
     ui.tap(button(ui, screen, f"{predator} captured {mover}: {mover} landed on {predator} (rule 7)"))
     roll(ui, screen)
     roll(ui, screen)
-    view = screen.view
+    view = screen.session.public_view()
     assert len(view["circle"]) == 4
     assert sum(p["tokens"] for p in view["players"]) == 10 - 2 - 1
     ui.screenshot("quintet-midgame.png")
@@ -109,7 +110,7 @@ def test_a_five_player_game_midway(ui):
     dice = view["dice"]
     ui.tap(ui.find(screen, "undo_button"))
     ui.tap(ui.find(screen, "redo_button"))
-    assert screen.view["dice"] == dice
+    assert screen.session.public_view()["dice"] == dice
 
 
 def test_the_dice_statistics_are_one_tap_away(ui):
@@ -118,7 +119,7 @@ def test_the_dice_statistics_are_one_tap_away(ui):
         roll(ui, screen)
     ui.tap(ui.find(screen, "stats_button"))
     popup = ui.window.children[0]
-    assert popup.game_stats.rolls == screen.view["rolls"] == 16
+    assert popup.game_stats.rolls == screen.session.public_view()["rolls"] == 16
     assert popup.all_stats.rolls >= 16
     # Plain words first (issue 21: "a chi-square figure" is jargon); the figure only as a detail.
     summary = popup.ids.game_summary.text
@@ -132,7 +133,7 @@ def test_the_dice_statistics_are_one_tap_away(ui):
 def test_a_refused_capture_says_which_rule(ui):
     screen, order = five_players_in_play(ui)
     roll(ui, screen)
-    mover = screen.view["current"]
+    mover = screen.session.public_view()["current"]
     wrong = order[(order.index(mover) + 2) % 5]
     assert not screen.send({"type": "capture", "by": mover, "of": wrong})
     assert "(rule 4)" in screen.banner and screen.banner_is_error
@@ -142,7 +143,7 @@ def test_setting_the_circle_can_start_over(ui):
     screen = ui.start_game("quintet", ["Ann", "Bo", "Cy", "Dee"])
     for _ in range(4):
         roll(ui, screen)
-    first = screen.view["first"]
+    first = screen.session.public_view()["first"]
     others = [p for p in ["Ann", "Bo", "Cy", "Dee"] if p != first]
     ui.tap(button(ui, screen, first))
     ui.tap(button(ui, screen, others[0]))
@@ -151,7 +152,7 @@ def test_setting_the_circle_can_start_over(ui):
     ui.tap(button(ui, screen, "Start over"))
     assert screen.picked == []
     set_circle(ui, screen, [first, others[2], others[1], others[0]])
-    assert screen.view["circle"] == [first, others[2], others[1], others[0]]
+    assert screen.session.public_view()["circle"] == [first, others[2], others[1], others[0]]
 
 
 def test_the_circle_buttons_stay_under_the_finger(ui):
@@ -162,7 +163,7 @@ def test_the_circle_buttons_stay_under_the_finger(ui):
     screen = ui.start_game("quintet", FIVE)
     for _ in FIVE:
         roll(ui, screen)
-    first = screen.view["first"]
+    first = screen.session.public_view()["first"]
     others = [p for p in FIVE if p != first]
 
     def places():
@@ -192,8 +193,8 @@ def test_a_leave_and_a_finished_game(ui):
 
     screen, order = five_players_in_play(ui)
     roll(ui, screen)
-    mover = screen.view["current"]
-    dice = screen.view["dice"]
+    mover = screen.session.public_view()["current"]
+    dice = screen.session.public_view()["dice"]
     screen.send(Leave(mover))
     ui.frames(3)
     board = screen.board
