@@ -342,8 +342,28 @@ def test_the_json_and_the_text_are_what_export_writes(tmp_path):
     assert json.loads(json.dumps(data)) == data
 
 
+def test_a_step_draws_its_view_only_when_it_is_read(tmp_path, monkeypatch):
+    """Issue 26: "The story of a 1,000-move game within 2× folding the same events bare". Drawing every step's
+    view was most of the story's cost, and the Log reads none of them (the replay one at a time, an export the
+    last): the story draws the start's view alone, a step's view when it is first read, and keeps it."""
+    script = scripts("quinque")[0]
+    with Store.open(tmp_path / "games.db") as store:
+        played = play(store, script, stop_short=3)
+        drawn: list[Any] = []
+        drawing = RegisteredGame.public_view
+        monkeypatch.setattr(
+            RegisteredGame, "public_view", lambda entry, state: drawn.append(state) or drawing(entry, state)
+        )
+        told = record.story(store, played.session.game_id)
+        assert len(drawn) == 1 and len(told.steps) > 3  # the start's
+        assert told.steps[2].view == told.steps[2].view == played.public[3]
+        assert len(drawn) == 2
+    assert told.steps[2] == replace(told.steps[2]) and told.steps[2] != told.steps[3]  # steps compare as seen
+    assert told.steps[2] != "step 3"
+
+
 def test_a_story_is_immutable():
-    step = record.Step(1, 0.0, None, (), (), {})
+    step = record.Step(1, 0.0, None, (), (), dict)
     with pytest.raises(AttributeError):
         step.number = 2  # type: ignore[misc]
     assert replace(step, number=2).number == 2
