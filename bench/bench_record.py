@@ -2,7 +2,9 @@
 
 The story (the Log screen, the replay slider, `companion export`) folds the
 stored events as a resume does, and for every step also asks the game for its
-sentences, each event's public form and the whole public view. The baseline,
+sentences and each event's public form; each step's public view is drawn only
+when read (the replay's one step, the export's last), so the story reads one
+here, as an export does. The baseline,
 measured in the same run on the same file, is the fold alone: reading the
 moves, reading each event back as its class and evolving the state. A long
 game is a Quintet evening of five players and a thousand moves.
@@ -68,13 +70,14 @@ def story_of_a_long_game(folder: Path, moves: int = MOVES, rounds: int = 5) -> l
             fold_bare(store, game_id)
             t1 = time.perf_counter()
             story = record.story(store, game_id)
+            seen = story.final_view  # what an export reads besides the steps
             t2 = time.perf_counter()
-            assert len(story.steps) == moves
+            assert len(story.steps) == moves and not seen["over"]
             bare.append(t1 - t0)
             told.append(t2 - t1)
     t, b = statistics.median(told), statistics.median(bare)
     return [
-        line(f"story of a {moves:,}-move game", f"{t * 1e3:.0f} ms", f"{b * 1e3:.0f} ms", t / b),
+        line(f"story of a {moves:,}-move game", f"{t * 1e3:.0f} ms", f"{b * 1e3:.0f} ms", t / b, "≤ 2×"),
         f"{'':<46} (baseline: folding the same stored events bare)",
     ]
 

@@ -51,19 +51,13 @@ def key(name: str, default: Any = dataclasses.MISSING) -> Any:
 
 def to_json(message: Any) -> dict[str, Any]:
     """`message` (an action, an event or a nested dataclass) as a JSON object, fields in declared order."""
-    out: dict[str, Any] = {}
-    kind = getattr(type(message), "type", None)
-    if isinstance(message, Message) and isinstance(kind, str):
-        out["type"] = kind
-    fields = dataclasses.fields(message)
-    order = getattr(type(message), "json_order", ())
-    if order:  # a subclass's fields placed among its base's, as its JSON always had them
-        fields = tuple(sorted(fields, key=lambda f: order.index(f.name)))
-    for f in fields:
-        value = getattr(message, f.name)
-        if f.metadata.get(_OMIT_DEFAULT) and value == f.default:
+    tag, fields = _writer(type(message))
+    out: dict[str, Any] = {} if tag is None else {"type": tag}
+    for name, json_key, omit, default in fields:
+        value = getattr(message, name)
+        if omit and value == default:
             continue
-        out[f.metadata.get(_KEY, f.name)] = plain(value)
+        out[json_key] = value if type(value) in _SCALARS else plain(value)
     return out
 
 
@@ -74,6 +68,8 @@ def view_json(view: Any) -> dict[str, Any]:
 
 def plain(value: Any) -> Any:
     """`value` with tuples as lists and dataclasses as objects: what `json.dumps` takes."""
+    if type(value) in _SCALARS:
+        return value  # most of a view: asked first, the rest of the questions cost a story thousands of times
     if isinstance(value, Outcome):
         return value.to_json()  # as a view shows it: the stored termination is the store's
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -83,6 +79,31 @@ def plain(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {k: plain(v) for k, v in value.items()}
     return value
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})  # exactly these types (an enum member goes the long way)
+
+_Writer = tuple[str | None, tuple[tuple[str, str, bool, Any], ...]]
+_writers: dict[type[Any], _Writer] = {}
+
+
+def _writer(cls: type[Any]) -> _Writer:
+    """How `to_json` writes `cls`: its ``type`` word (a message's) and, in JSON order, each field's Python name,
+    JSON key, whether it is left out at its default, and that default. Worked out once per class."""
+    found = _writers.get(cls)
+    if found is None:
+        kind = getattr(cls, "type", None)
+        fields = dataclasses.fields(cls)
+        order = getattr(cls, "json_order", ())
+        if order:  # a subclass's fields placed among its base's, as its JSON always had them
+            fields = tuple(sorted(fields, key=lambda f: order.index(f.name)))
+        found = _writers[cls] = (
+            kind if issubclass(cls, Message) and isinstance(kind, str) else None,
+            tuple(
+                (f.name, f.metadata.get(_KEY, f.name), bool(f.metadata.get(_OMIT_DEFAULT)), f.default) for f in fields
+            ),
+        )
+    return found
 
 
 def from_json(

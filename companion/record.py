@@ -3,7 +3,11 @@
 A `Story` is folded from the store alone (no session needed, nothing written):
 each live move (undone ones left out) becomes a `Step` with its time, who made
 it, the sentences the table reads (each game's ``tell``), its events as anyone
-may read them (``public_event``) and the public view after it. Nothing hidden
+may read them (``public_event``) and the public view after it, drawn only when
+asked (the Log reads sentences, the replay one step's view at a time, an
+export the last view: a thousand views drawn for nobody were most of the
+story's cost; issue 26, "The story of a 1,000-move game within 2× folding the
+same events bare"). Nothing hidden
 is in it, except that a finished game is revealed in full: once a game is over
 nothing in it is secret any more, so each step shows the game's
 ``revealed_view`` and the story adds each player's own view at the end.
@@ -11,11 +15,13 @@ nothing in it is secret any more, so each step shows the game's
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property, partial
 from typing import Any
 
-from companion.game import ABANDONED, Options, View
+from companion.game import Options, Outcome, View
 from companion.games import game as game_named
 from companion.store import Store
 
@@ -24,16 +30,37 @@ EXPORT_VERSION = 1
 """Raised only when a field changes meaning or goes away; new fields may appear in any version."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Step:
-    """One live move of the game, as the table saw it."""
+    """One live move of the game, as the table saw it.
+
+    Its `view` is drawn by `shows` the first time it is read, then kept. `shows` holds the state after the
+    step, secrets and all, in memory only: nothing but the view it draws (public, or revealed once the game
+    is over) ever leaves it.
+    """
 
     number: int  # 1-based, live moves only (undone moves left out)
     at: float  # seconds since 1970 when the move was made
     player: str | None  # who made it (the action's player, if it names one)
     sentences: tuple[str, ...]  # what the table reads, in order (none for a move it does not read)
     events: tuple[dict[str, Any], ...]  # each event's public form
-    view: View  # the public view after this step (the revealed view, for a finished game)
+    shows: Callable[[], View] = field(repr=False)  # draws `view`
+
+    @cached_property
+    def view(self) -> View:
+        """The public view after this step (the revealed view, for a finished game)."""
+        return self.shows()
+
+    def __eq__(self, other: object) -> bool:
+        """Steps are equal when everything the table sees of them is, their views included."""
+        if not isinstance(other, Step):
+            return NotImplemented
+        mine = (self.number, self.at, self.player, self.sentences, self.events)
+        return mine == (other.number, other.at, other.player, other.sentences, other.events) and (
+            self.view == other.view
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # a view is a dict: no step is hashable
 
 
 @dataclass(frozen=True)
@@ -55,6 +82,11 @@ class Story:
     revealed: dict[str, View] | None  # each player's own view at the end, finished games only
 
     @property
+    def ended(self) -> Outcome | None:
+        """The outcome typed (its `termination` says a tie or an abandoned game), None while in play."""
+        return None if self.outcome is None else Outcome.from_json(self.outcome)
+
+    @property
     def final_view(self) -> View:
         """The view after the last step (the start view if there is none)."""
         return self.steps[-1].view if self.steps else self.start_view
@@ -72,7 +104,8 @@ def story(store: Store, game_id: int) -> Story:
     game = game_named(found.game)
     options = Options.from_json(found.options)
     outcome = found.outcome
-    finished = outcome is not None and outcome.get("reason") != ABANDONED
+    ended = None if outcome is None else Outcome.from_json(outcome)
+    finished = ended is not None and not ended.abandoned
     show = game.revealed_view if finished else game.public_view
     state = game.setup(options, stored=True)
     start_view = show(state)
@@ -97,7 +130,7 @@ def story(store: Store, game_id: int) -> Story:
                 player=player if isinstance(player, str) else None,
                 sentences=tuple(sentences),
                 events=tuple(events),
-                view=show(state),
+                shows=partial(show, state),
             )
         )
     return Story(
@@ -147,14 +180,14 @@ def text_lines(told: Story) -> list[str]:
         said = " ".join(s for s in step.sentences if s)
         if said:  # a step the table reads nothing of (a Quin player's private setup) has no line
             lines.append(f"{_local(step.at)[-8:]}  {step.number}. {said}")
-    outcome = told.outcome
+    outcome = told.ended
     if outcome is None:
         lines.append("Not finished.")
     else:
-        winners = ", ".join(outcome.get("winners", [])) or "nobody"
-        detail = f" {outcome['detail']}" if outcome.get("detail") else ""
+        winners = ", ".join(outcome.winners) or "nobody"
+        detail = f" {outcome.detail}" if outcome.detail else ""
         ended = f"Ended {_local(told.finished_at)}: " if told.finished_at is not None else ""
-        lines.append(f"{ended}won by {winners} ({outcome.get('reason', '')}).{detail}")
+        lines.append(f"{ended}won by {winners} ({outcome.reason}).{detail}")
     return lines
 
 

@@ -38,7 +38,7 @@ class Move:
 
     @property
     def begins_play(self) -> bool:
-        return any(_begins_play(e) for e in self.events)
+        return any(type(e).begins_play for e in self.events)
 
 
 class Session(Generic[S, PV, OV]):
@@ -336,13 +336,6 @@ class Session(Generic[S, PV, OV]):
     def _notify(self) -> None:
         for observer in list(self._observers):
             observer(self)
-
-
-
-def _begins_play(event: Event | Mapping[str, Any]) -> bool:
-    if isinstance(event, Mapping):  # a game still in the old shape
-        return event.get("type") != "first_player_chosen"
-    return type(event).begins_play
 
 
 AnySession = Session[Any, Any, Any]

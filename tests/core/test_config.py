@@ -162,3 +162,49 @@ def test_a_config_path_that_is_a_folder_is_a_sentence_not_a_crash(tmp_path):
     path.mkdir()
     parsed, problems = config.load(path)
     assert parsed.mode == "simulated" and len(problems) == 1 and str(path) in problems[0]
+
+
+@pytest.mark.parametrize("data", [["hardware"], "mode = 'auto'", None])
+def test_parse_of_anything_but_tables_is_one_sentence(data):
+    """`parse` "Never raises, whatever `data` holds": a caller handing it a list or a string (not a parsed TOML
+    file) gets the safe defaults, simulated hardware, and one sentence."""
+    parsed, problems = config.parse(data)
+    assert parsed == Config(mode="simulated")
+    assert problems == [
+        f"Config file: the file must hold tables and keys, not {config._shown(data)}; using simulated hardware."
+    ]
+
+
+def test_a_bad_file_is_told_once_and_left_as_the_owner_wrote_it(tmp_path):
+    """A file with a mistake gets one clear sentence and is never renamed, replaced or added to: the owner's
+    words stay where they are, for them to mend."""
+    path = tmp_path / "companion.toml"
+    path.write_bytes(b"[race\nbuttons = [17, 27]\n")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    parsed, problems = config.load(path)
+    assert parsed == Config(mode="simulated") and len(problems) == 1 and str(path) in problems[0]
+    assert path.read_bytes() == b"[race\nbuttons = [17, 27]\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_a_games_settings_reader_that_trips_does_not_stop_the_start_up(tmp_path, monkeypatch):
+    """A game's own reader failing on an odd value (a bug in a game, not the owner's mistake) is a sentence and
+    the game's own value, like any refusal: the table still starts (Pig, the sixth game, as a game author's)."""
+    from companion.games import register, unregister
+    from tests.sixth_game import settings as pig
+
+    def trips(raw):
+        if raw.get("target") == 7:
+            raise ZeroDivisionError("a game author's slip")
+        return pig.PigSettings(raw.get("target", 30))
+
+    register("tests.sixth_game")
+    monkeypatch.setattr(pig, "read", trips)
+    try:
+        path = tmp_path / "companion.toml"
+        path.write_text("[games.pig]\ntarget = 7\n")
+        parsed, problems = config.load(path)
+    finally:
+        unregister("pig")
+    assert parsed.games.get("pig", {}) == {}
+    assert len(problems) == 1 and "the value could not be read (ZeroDivisionError)" in problems[0], problems

@@ -90,3 +90,31 @@ def test_tls_true_asks_for_https_with_the_owners_files_and_tls_false_keeps_them_
         "Config file: phones.tls is true but needs your certificate and key: set "
         "phones.tls_certificate and phones.tls_key; phones stay off."
     ]
+
+
+def test_a_certificate_that_is_no_path_is_one_sentence_and_phones_stay_off(tmp_path: Path) -> None:
+    """The brief: "Bad values: one sentence naming the key, and phones stay off"."""
+    parsed, problems = load(tmp_path, "[phones]\nenabled = true\ntls_certificate = 5\ntls_key = ''\n")
+    assert (
+        problems == ["Config file: phones.tls_certificate is 5 but must be the path of a file; phones stay off."]
+        and parsed.phones == PhonesConfig()
+    )
+
+
+def test_localhost_is_an_address_to_listen_on(tmp_path: Path) -> None:
+    parsed, problems = load(tmp_path, "[phones]\nenabled = true\ninterface = 'localhost'\n")
+    assert problems == [] and parsed.phones == PhonesConfig(True, "localhost")
+
+
+@pytest.mark.parametrize(
+    ("interface", "family"), [("0.0.0.0", "IPv4"), ("::", "IPv6"), ("127.0.0.1", None), ("localhost", None)]
+)
+def test_the_check_warns_of_an_interface_that_listens_on_every_network(interface: str, family: str | None) -> None:
+    """`companion config --check`: listening on every address lets anyone on any network this machine is on try
+    seat codes, so the owner is told, with the way to listen on the table's network only."""
+    said = config.exposure(interface)
+    if family is None:
+        assert said is None
+    else:
+        assert said is not None and said.startswith(f'phones.interface = "{interface}" listens on every {family}')
+        assert said.endswith("To listen on the table's network only, give its address, or choose it in Settings.")

@@ -107,3 +107,16 @@ def test_many_games_add_up():
     stats = DiceStats.of_moves(moves)
     assert stats.rolls == 2
     assert stats.totals[0] == 1 and stats.totals[9] == 1
+
+
+def test_a_running_tally_gives_the_statistics_of_its_rolls():
+    """`Store.dice_stats` keeps one count per roll of `PAIRS` (first die, then second) instead of every roll: the
+    history's histogram and verdict from the tally are those of the rolls themselves."""
+    from companion.dicestats import PAIRS, pair_index
+
+    rolls = [(1, 1), (6, 5), (5, 6), (3, 4), (3, 4), (6, 6)]
+    counts = [0] * len(PAIRS)
+    for a, b in rolls:
+        counts[pair_index(a, b)] += 1
+    assert [PAIRS[pair_index(a, b)] for a, b in all_36()] == all_36()
+    assert DiceStats.of_tally(counts) == DiceStats.of_rolls(rolls)

@@ -30,14 +30,14 @@ BG, PANEL, INK, TEXT = "#171a21", "#262b36", "#000000", "#f2f2f2"
     ],
 )
 def test_the_old_palettes_figures_are_reproduced(vision: str, pair: tuple[int, int], expected: float) -> None:
-    """"Simulated for deuteranopia (Machado et al. 2009, full severity), the closest pairs are red and green
+    """ "Simulated for deuteranopia (Machado et al. 2009, full severity), the closest pairs are red and green
     at ΔE 14.8 (CIE76 in Lab) and blue and purple at 18.9; for protanopia, blue and purple at 24.4 and red
     and green at 25.0. With normal vision the closest pair is 59.2." The same numbers prove the maths."""
     assert palette.distances(OLD, vision)[pair] == pytest.approx(expected, abs=0.2)
 
 
 def test_the_old_palettes_closest_pairs_are_the_issues() -> None:
-    """"the closest pairs are red and green ... for protanopia, blue and purple": the closest, not merely close."""
+    """ "the closest pairs are red and green ... for protanopia, blue and purple": the closest, not merely close."""
     assert palette.closest_pair(OLD, DEUTERANOPIA)[0] == (RED, GREEN)
     assert palette.closest_pair(OLD, PROTANOPIA)[0] == (BLUE, PURPLE)
     assert palette.closest_pair(OLD, NORMAL)[0] == (BLUE, PURPLE)
@@ -54,7 +54,7 @@ def test_the_simulation_leaves_grey_grey_and_normal_vision_unchanged() -> None:
 
 
 def test_the_table_colours_are_at_least_delta_e_40_apart_in_every_vision() -> None:
-    """"every pair at least ΔE 40 in each of normal vision, deuteranopia, protanopia and tritanopia": at a table
+    """ "every pair at least ΔE 40 in each of normal vision, deuteranopia, protanopia and tritanopia": at a table
     of five, nobody's colour looks like a neighbour's, whichever of these ways they see."""
     assert len(SEAT_COLOURS) == 5
     assert palette.hard_pairs(SEAT_COLOURS) == []
@@ -64,7 +64,7 @@ def test_the_table_colours_are_at_least_delta_e_40_apart_in_every_vision() -> No
 
 @pytest.mark.parametrize("colour", SEAT_COLOURS)
 def test_each_table_colour_reads_on_the_dark_theme(colour: str) -> None:
-    """"each colour readable on the dark theme": a chip, bar or name in the colour stands out 3:1 (WCAG's
+    """ "each colour readable on the dark theme": a chip, bar or name in the colour stands out 3:1 (WCAG's
     measure for marks and large text) from the background and the panels, and ink or light text on the chip
     reads at 4.5:1."""
     assert palette.contrast(colour, BG) >= 3
@@ -82,3 +82,24 @@ def test_colours_are_hex_and_visions_are_named() -> None:
         palette.lab("#e53935", "achromatopsia")
     with pytest.raises(ValueError, match="two colours"):
         palette.closest_pair(["#e53935"])
+
+
+def test_a_screenshot_pixel_is_seen_as_an_eye_with_each_vision_sees_it():
+    """`seen_as` turns a screenshot into what a colour-blind player sees (the colour-vision UI test's filter):
+    unchanged for normal vision, and the old red and green seats a near match for a deuteranope."""
+    assert palette.seen_as((229, 57, 53), NORMAL) == (229, 57, 53)
+    assert (
+        palette.seen_as((0, 0, 0), DEUTERANOPIA) == (0, 0, 0) and palette.seen_as((255,) * 3, PROTANOPIA) == (255,) * 3
+    )
+    red, green = palette.seen_as((229, 57, 53), DEUTERANOPIA), palette.seen_as((67, 160, 71), DEUTERANOPIA)
+    assert max(abs(a - b) for a, b in zip(red, green, strict=True)) < 40  # the pair issue 28 replaced
+
+
+@pytest.mark.parametrize(
+    ("colour", "light"),
+    [("#fdd835", True), ("#1e88e5", True), ("#8e24aa", False), (BG, False), ("not a colour", False), ("#12", False)],
+)
+def test_ink_on_a_players_colour_is_the_one_that_reads_better(colour, light):
+    """`is_light`: "``"#fdd835"`` (yellow) and ``"#1e88e5"`` (blue) take dark ink, ``"#8e24aa"`` (purple) light
+    text. A colour that cannot be read takes light text, as on the theme's dark panels."""
+    assert palette.is_light(colour) is light

@@ -83,6 +83,9 @@ def test_go_only_after_the_countdown_and_start_only_when_armed() -> None:
         started.go(1.0)  # still counting down
     with pytest.raises(RaceError):
         started.start(random.Random(1), at=0.0)
+    with pytest.raises(RaceError, match=r"^There is no countdown running\.$"):
+        racing().count_down()  # a late tick of the countdown's timer after GO
+    assert race.time_ms("Ann") is None and started.time_ms("Ann") is None  # no time before GO
 
 
 @pytest.mark.parametrize(
@@ -132,6 +135,7 @@ def test_stop_decides_on_the_presses_so_far() -> None:
     assert "Ann did not press" in race.result.sentence
     nobody = racing().stop()
     assert nobody.phase is Phase.ARMED and nobody.result is None
+    assert race.stop() is race  # a second Stop (the screen's and a button's at once) keeps the result
 
 
 def test_presses_while_armed_or_before_the_start_are_tests_not_false_starts() -> None:
@@ -203,6 +207,7 @@ def test_the_earliest_false_start_is_charged_even_when_reported_second() -> None
     assert "Bo" in race.notice
     after = race.press("Ann", 2.5)  # after the race had stopped: nobody else is charged
     assert after.false_starts_by("Ann") == 0
+    assert race.press("Ann", 0.5) is race  # stamped before that attempt began: testing the button, not racing
 
 
 def test_the_news_is_a_field_and_the_notice_its_sentence() -> None:

@@ -342,8 +342,44 @@ def test_the_json_and_the_text_are_what_export_writes(tmp_path):
     assert json.loads(json.dumps(data)) == data
 
 
+def test_the_export_of_a_game_in_play_reads_only_what_the_table_read(tmp_path):
+    """An unfinished game's export has no revealed views, its text ends "Not finished.", and a step the table reads
+    nothing of (a Quin player's private setup: issue 21, "Quin's setup steps are one log line per player") has no
+    line, while its number is kept for the replay."""
+    script = next(s for s in scripts("quin") if "light-captured" in s.name)
+    with Store.open(tmp_path / "games.db") as store:
+        played = play(store, script, stop_short=len(read(script).lines) - 22)
+        told = record.story(store, played.session.game_id)
+    silent = [step.number for step in told.steps if not step.sentences]
+    assert silent and not told.finished
+    assert "revealed" not in record.to_json(told)
+    lines = record.text_lines(told)
+    assert lines[-1] == "Not finished." and len(lines) == 3 + len(told.steps) - len(silent)
+    assert not any(line.split("  ", 1)[-1].startswith(f"{n}. ") for line in lines for n in silent)
+
+
+def test_a_step_draws_its_view_only_when_it_is_read(tmp_path, monkeypatch):
+    """Issue 26: "The story of a 1,000-move game within 2× folding the same events bare". Drawing every step's
+    view was most of the story's cost, and the Log reads none of them (the replay one at a time, an export the
+    last): the story draws the start's view alone, a step's view when it is first read, and keeps it."""
+    script = scripts("quinque")[0]
+    with Store.open(tmp_path / "games.db") as store:
+        played = play(store, script, stop_short=3)
+        drawn: list[Any] = []
+        drawing = RegisteredGame.public_view
+        monkeypatch.setattr(
+            RegisteredGame, "public_view", lambda entry, state: drawn.append(state) or drawing(entry, state)
+        )
+        told = record.story(store, played.session.game_id)
+        assert len(drawn) == 1 and len(told.steps) > 3  # the start's
+        assert told.steps[2].view == told.steps[2].view == played.public[3]
+        assert len(drawn) == 2
+    assert told.steps[2] == replace(told.steps[2]) and told.steps[2] != told.steps[3]  # steps compare as seen
+    assert told.steps[2] != "step 3"
+
+
 def test_a_story_is_immutable():
-    step = record.Step(1, 0.0, None, (), (), {})
+    step = record.Step(1, 0.0, None, (), (), dict)
     with pytest.raises(AttributeError):
         step.number = 2  # type: ignore[misc]
     assert replace(step, number=2).number == 2

@@ -222,3 +222,85 @@ def test_undo_keeps_a_pause_the_table_chose_but_restarts_a_clock_stopped_by_the_
     assert session.paused
     session.undo()
     assert not session.paused
+
+
+def test_a_new_games_file_has_nothing_to_resume_and_no_game_of_a_number(tiny):
+    store = Store.in_memory()
+    assert Session.resume(store) is None
+    with pytest.raises(LookupError, match=r"^There is no saved game number 7\.$"):
+        Session.load(store, 7)
+
+
+def test_asking_what_may_be_done_changes_nothing(tiny):
+    """DESIGN.md: "Legality is a question you can ask": what a player may do, and why an action would be refused,
+    answered without acting, rolling or writing anything."""
+    from tests.support.tinygame import Pass, Roll
+
+    store = Store.in_memory()
+    session = start(store, "Ann", "Bo")
+    assert session.legal_actions("Ann") == [Roll("Ann"), Pass("Ann")] and session.legal_actions("Bo") == []
+    assert session.refusal(Pass("Bo")) == "It is Ann's turn, not Bo's."
+    assert session.refusal(Roll("Ann")) is None
+    assert session.moves == () and store.moves(session.game_id) == []
+    session.act(Roll("Ann"))  # typed, as a screen hands it over
+    assert [move.action for move in session.moves] == [Roll("Ann")] and session.play_has_begun
+
+
+def test_each_player_sees_their_own_view_and_everyone_the_public_events(tiny):
+    """Secrets leave the core only through a player's own view."""
+    session = start(Store.in_memory(), "Ann", "Bo")
+    (event,) = session.act({"type": "roll", "player": "Ann"})
+    assert session.own_view("Bo")["secret"] == "secret-of-Bo" and "secret" not in session.view()
+    assert session.public_event(event) == {"type": "rolled", "player": "Ann", "value": event.value}
+    assert session.events == [event]
+
+
+def test_who_may_still_leave(tiny):
+    """`players_in`: who is still playing, so who the leave picker offers; a game with no leave offers nobody."""
+    from companion.engine import RegisteredGame
+    from companion.games import register, unregister
+    from tests.support import tinygame
+
+    session = start(Store.in_memory(), "Ann", "Bo", "Cy")
+    session.act({"type": "leave", "player": "Bo"})
+    assert session.players_in == ("Ann", "Cy")
+
+    class Staying:  # the tiny game's rules without its two leaving hooks (a bench or test game)
+        def __getattr__(self, name: str) -> object:
+            if name in ("players_in", "left"):
+                raise AttributeError(name)
+            return getattr(tinygame, name)
+
+    from dataclasses import replace
+
+    staying = RegisteredGame(replace(tinygame.FACTS, name="staying"), Staying(), tinygame, tinygame)  # type: ignore[arg-type]
+    register(staying)
+    try:
+        session = Session.start(Store.in_memory(), "staying", Options.for_names("Ann", "Bo"), clock=ManualClock())
+        assert session.players_in == ()
+    finally:
+        unregister("staying")
+
+
+def test_pausing_twice_or_resuming_a_running_clock_tells_the_screens_nothing(tiny):
+    """A second tap on Pause (or on Resume) is no change: nothing saved, no observer woken, no time lost; a
+    finished game's clock stays stopped."""
+    clock = ManualClock()
+    session = start(Store.in_memory(), "Ann", "Bo", target=1, clock=clock)
+    heard: list[bool] = []
+    session.subscribe(lambda s: heard.append(s.paused))
+    session.resume_clock()
+    clock.now += 5
+    session.pause_clock()
+    clock.now += 60
+    session.pause_clock()
+    assert heard == [True] and session.elapsed == 5
+    session.resume_clock()
+    session.act({"type": "roll", "player": "Ann"})  # reaches the target: the game ends, the clock stops
+    heard.clear()
+    session.resume_clock()
+    assert session.paused and heard == []
+    assert not session.redo() and heard == []
+    session.undo()
+    assert not session.paused and session.current_player == "Ann"
+    assert session.redo() and session.paused and session.current_player is None, "the redo ended it again"

@@ -5,6 +5,7 @@ step. Finished Quin games are revealed in full." (issue 14)."""
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -105,6 +106,22 @@ def test_a_finished_game_says_who_won_and_can_be_replayed(tmp_path):
     assert shown["tie"].status.startswith("A tie, 8 moves") and shown["tie"].can_replay
     assert shown["dropped"].status == "Ended without a result after 2 moves."
     assert not shown["dropped"].can_replay  # abandoned: not finished, so its secrets stay kept
+
+
+def test_the_status_reads_how_the_game_ended_from_its_termination_not_its_words(tmp_path):
+    """Issue 25: "`Outcome` with a termination enum (win, tie, left, abandoned, and each game's own kinds declared
+    by the game), stored and queried as such": the Log reads the typed outcome, so a tie in a game's own words
+    (with the tied players named) is a tie, and a game left for good is one whatever its reason says."""
+    clock = Clock(_at(2026, 11, 23, 21, 0))
+    with Store.open(tmp_path / "games.db") as store:
+        told = story(store, play(store, golden.FOLDER / "quinque-small-tie.jsonl", clock, upto=2).game_id)
+    shared = {"winners": ["Ann", "Bo"], "reason": "shared the board", "detail": "", "termination": "tie"}
+    left = {"winners": [], "reason": "the table went home", "detail": "", "termination": "abandoned"}
+    assert present_log(replace(told, outcome=shared)).status.startswith("A tie, 2 moves")
+    assert present_log(replace(told, outcome=left)).status == "Ended without a result after 2 moves."
+    earlier = {"winners": ["Ann"], "reason": "five in a row", "detail": "Across the top."}  # stored before terminations
+    assert present_log(replace(told, outcome=earlier)).status.startswith("Won by Ann (five in a row), 2 moves")
+    assert present_log(replace(told, outcome=earlier)).status.endswith(". Across the top.")
 
 
 def test_the_slider_stands_on_whole_steps_within_the_game(tmp_path):

@@ -22,9 +22,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from companion.game import ABANDONED, TIE, View
+from companion.game import View
 from companion.record import Step, story
 from ui.presenters import format_clock, on_screen
 
@@ -78,17 +79,14 @@ def moves_words(count: int) -> str:
 def status_of(told: Story) -> str:
     """How the game stands: in play, ended without a result, a tie, or who won and why."""
     count = moves_words(len(told.steps))
-    outcome: dict[str, Any] | None = told.outcome
+    outcome = told.ended
     if outcome is None:
         return f"In play: {count} so far, {format_clock(told.elapsed)} of play."
-    if outcome.get("reason") == ABANDONED:
+    if outcome.abandoned:
         return f"Ended without a result after {count}."
-    detail = f" {outcome['detail']}" if outcome.get("detail") else ""
-    winners = ", ".join(outcome.get("winners", []))
-    if outcome.get("reason") == TIE or not winners:
-        result = "A tie"
-    else:
-        result = f"Won by {winners} ({outcome.get('reason', '')})"
+    detail = f" {outcome.detail}" if outcome.detail else ""
+    winners = ", ".join(outcome.winners)
+    result = "A tie" if outcome.is_tie or not winners else f"Won by {winners} ({outcome.reason})"
     return f"{result}, {count} in {format_clock(told.elapsed)}.{detail}"
 
 
@@ -267,7 +265,7 @@ class LiveStory:
             player=player if isinstance(player, str) else None,
             sentences=tuple(sentences),
             events=tuple(events),
-            view=game.public_view(state),
+            shows=partial(game.public_view, state),
         )
         return state, step
 
