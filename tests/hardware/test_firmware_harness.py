@@ -107,3 +107,23 @@ def test_the_desktop_command_names_a_key_it_lacks_skips_blank_lines_and_quits(
     assert "this display has no key 'left'; it has up, down, ok, back" in out
     assert "|Tabletop        |" in out
     assert not os.path.lexists(link)
+
+
+@needs_micropython
+def test_a_replugged_board_starts_again_and_a_frozen_one_times_out_saying_what_it_missed(
+    tmp_path: Path,
+) -> None:
+    """The harness as the firmware tests lean on it: plugging again powers the board up anew on a new terminal
+    (as a USB replug does; the system may reuse its number), the start-up screen is waited for exactly, and a
+    frozen board makes a key or a read time out with a sentence instead of hanging the test run."""
+    with FirmwareDisplay(tmp_path / "flash", unique_id=b"\x02" * 8) as board:
+        assert board.path == board.slave_path  # no link asked for: the terminal itself
+        assert board.wait_for_screen(["Tabletop", "Companion", "", "Waiting for", "the table..."], timeout=10)
+        board.plug()
+        assert board.running and board.starts == 2
+        assert board.wait_for_text("Waiting for", timeout=10)
+        board.freeze()
+        with pytest.raises(TimeoutError, match=r"did not read the ok key within 0\.2 s"):
+            board.press("ok", timeout=0.2)
+        with pytest.raises(TimeoutError, match="the host sent 0 of 1 bytes"):
+            board.take_from_host(1, timeout=0.1)
