@@ -1,4 +1,4 @@
-"""Which connections the phone server counts as one guest: docs/phones.md's limits, by address.
+"""The phone server's limits as docs/phones.md states them: per address, per seat, and the codes file's writes.
 
 A phone on IPv6 picks a new private address at will inside its network's /64: counted per address, a guest could
 try codes without end. So an IPv6 address counts as its /64, an IPv4-mapped one as the IPv4 it is, and a guest
@@ -7,9 +7,12 @@ cycling addresses cannot grow the server's memory without end either.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from hardware.phones.server import AttemptLimit, source_of
+from hardware.phones.codes import SeatCodes, new_token
+from hardware.phones.server import AttemptLimit, TapLimit, source_of
 
 
 @pytest.mark.parametrize(
@@ -39,3 +42,34 @@ def test_a_guest_cycling_addresses_cannot_grow_the_failure_book_without_end() ->
     for _ in range(4):
         assert not limit.failed("10.9.9.8")
     assert limit.failed("10.9.9.8") and limit.blocked("10.9.9.8")  # the limit itself still holds
+
+
+def test_a_seat_flooding_taps_is_held_to_its_burst_then_its_rate() -> None:
+    """server.py: "a minute of flooding stores at most burst + 60 * rate" steps; other seats are not slowed."""
+    now = [0.0]
+    taps = TapLimit(rate=2.0, burst=5, clock=lambda: now[0])
+    assert [taps.allow("Ann") for _ in range(7)] == [True] * 5 + [False] * 2
+    assert taps.allow("Bo")
+    now[0] = 1.0
+    assert [taps.allow("Ann") for _ in range(3)] == [True, True, False]
+    stored = 0
+    for step in range(600):  # a minute more of tapping, ten times a second
+        now[0] = 1.0 + step / 10
+        stored += taps.allow("Ann")
+    assert stored <= 5 + 60 * 2
+
+
+def test_seat_codes_are_written_only_when_they_change(tmp_path: Path) -> None:
+    """The codes file is small but on an SD card: keeping the same codes, forgetting a game it never had, or
+    keeping every game it has writes nothing."""
+    path = tmp_path / "seat-codes.json"
+    codes = SeatCodes(path)
+    seats = {"Ann": new_token(), "Bo": new_token()}
+    codes.keep("game-1", seats)
+    written = path.stat()
+    codes.keep("game-1", dict(seats))
+    codes.forget("game-unknown")
+    codes.forget_all_but(["game-1", "game-2"])
+    now = path.stat()  # a save replaces the file whole: a new inode
+    assert (now.st_ino, now.st_mtime_ns) == (written.st_ino, written.st_mtime_ns)
+    assert codes.codes_for("game-1") == seats
