@@ -15,7 +15,7 @@ from companion.session import Session
 from hardware.display import hub as hub_module
 from hardware.display import protocol as p
 from hardware.display.hub import DisplayHub, DisplayState, DisplayStatus
-from tests.hardware.test_display_hub import SECRETS, _playing, code_of, paired, texts
+from tests.hardware.test_display_hub import SECRETS, VIEWS, WITH_MENU, _playing, code_of, paired, paired_to_menu, texts
 from tests.support import QueuedDispatcher, wait_until
 from tests.support.displays import DisplayPorts
 
@@ -109,3 +109,43 @@ def test_only_a_display_that_claimed_someone_else_has_a_sentence() -> None:
     assert DisplayStatus(None, DisplayState.UNPAIRED).sentence is None
     claimed = DisplayStatus(None, DisplayState.UNPAIRED, claims="Ann").sentence
     assert claimed == "A display claims to be Ann's but could not prove it"
+
+
+@pytest.fixture
+def with_menu(tmp_path: Path) -> Iterator[Session]:
+    """Secrets with a menu of one's words on one's display (test_display_hub.py's)."""
+    yield from _playing(WITH_MENU, tmp_path)
+
+
+def test_a_menu_key_arriving_after_the_game_ended_plays_nothing(
+    hub: DisplayHub, table: DisplayPorts, with_menu: Session, dispatcher: QueuedDispatcher
+) -> None:
+    """hub.py: "the game changed while the key was on its way": the key waits for the UI thread, where the
+    table has closed the game meanwhile; it must not act in the game that was left."""
+    hub.attach(with_menu)
+    ann = paired_to_menu(hub, table.plug("emu-ann", "usb-a", cols=20, rows=4), "Ann")
+    dispatcher.run()  # the pairing's news for the shared screen: only the key is left to come
+    ann.press("ok")
+    assert wait_until(lambda: bool(dispatcher.pending))
+    hub.detach()
+    while dispatcher.run():
+        pass
+    assert with_menu.moves == ()
+    hub.attach(with_menu)  # the game on again: the same key is played, as the detach above prevented
+    ann.press("ok")
+    assert wait_until(lambda: dispatcher.run() >= 0 and len(with_menu.moves) == 1)
+
+
+def test_a_menu_that_fails_on_a_key_is_logged_and_plays_nothing(
+    hub: DisplayHub, table: DisplayPorts, with_menu: Session, dispatcher: QueuedDispatcher,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A game's display module with a bug: the key is logged with the player's name and nothing is played."""
+    hub.attach(with_menu)
+    ann = paired_to_menu(hub, table.plug("emu-ann", "usb-a", cols=20, rows=4), "Ann")
+    VIEWS.fail_views = True
+    ann.press("ok")
+    with caplog.at_level(logging.ERROR, logger="hardware.display.hub"):
+        assert wait_until(lambda: dispatcher.run() >= 0 and "menu failed" in caplog.text)
+    assert "Ann's display menu failed on the key 'ok'" in caplog.text
+    assert with_menu.moves == ()
