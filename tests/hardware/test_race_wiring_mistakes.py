@@ -287,3 +287,22 @@ def wait(predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
         done.wait(0.01)
     return predicate()
 
+
+
+def test_a_button_without_a_racer_is_ignored(clock: ManualClock, factory: MockFactory) -> None:
+    """Three buttons wired, two players racing: the third button is nobody's, before or after GO."""
+    with RaceButtons({"buttons": [17, 27, 5]}, pin_factory=factory) as three:
+        screen = Screen()
+        race = controller(three, screen)
+        check_buttons(three, clock)
+        tap(three, clock, 2)
+        assert screen.last.problems == () and len(screen.last.pressed) == 2
+        at_go(race, clock)
+        clock.advance(200)
+        three.simulate(2, True)
+        assert screen.last.race.phase is Phase.GO and screen.last.race.presses == ()
+        race.close()
+        count = len(screen.snapshots)
+        race.refresh()  # the screen's test mode ticking once more after closing: nothing is sent
+        screen.run_pending()
+        assert len(screen.snapshots) == count
