@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from hardware.display import protocol as p
 from hardware.display.emulator import DisplayCore, PtyDisplay
-from hardware.display.link import PortScanner
+from hardware.display.link import DisplayLink, PortScanner
 from tests.hardware.test_display_link import Events
 from tests.support import wait_until
 
@@ -48,3 +49,20 @@ def test_a_scanner_started_twice_runs_one_thread(tmp_path: Path) -> None:
     finally:
         scanner.close()
         scanner.close()
+
+
+def test_waiting_for_a_screen_to_be_written_ends_on_a_closed_link_or_a_timeout() -> None:
+    """`make bench` waits for each screen to reach the display (`wait_written`): it must say False, not hang,
+    when the display is gone or too slow."""
+    with PtyDisplay(DisplayCore("emu-ann", 20, 4)) as display:
+        link = DisplayLink.open(display.path)
+        try:
+            assert display.core.wait_for(lambda core: core.received)  # its opening question was written
+            before = link.written
+            link.show(p.encode_frame(p.SCREEN, p.pack_screen(["Ann", "Your turn"])))
+            assert link.wait_written(before + 1, 5.0)
+            assert display.core.wait_for_text("Your turn")
+            assert link.wait_written(before + 2, 0.05) is False  # nothing more was sent
+        finally:
+            link.close()
+        assert link.wait_written(before + 2, 5.0) is False  # closed: nothing more will be written
