@@ -37,6 +37,7 @@ other; GO is then off by at most that first edge's delivery delay.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import Callable, Mapping
@@ -350,7 +351,8 @@ class RaceButtons(CompositeDevice):
                 device.close()
             except Exception as error:  # one stuck device must not keep the others' pins
                 log.warning("closing %r: %s", device, error)
-        super().close()
+        with contextlib.suppress(Exception):  # gpiozero closes each device again: a stuck one is logged above, once
+            super().close()
 
     def __enter__(self) -> RaceButtons:
         return self

@@ -24,7 +24,7 @@ import os
 import sys
 
 if sys.implementation.name == "micropython":  # on the board, beside this file
-    import protocol  # type: ignore[import-not-found]  # mypy checks the CPython branch: the same file
+    import protocol  # type: ignore[import-not-found]  # pragma: no cover (MicroPython's; mypy checks the other)
 else:  # CPython, in the tests
     from hardware.display import protocol
 
@@ -34,7 +34,7 @@ try:  # for mypy: MicroPython has no typing module, and parses annotations witho
     class Screen(Protocol):
         def show(self, lines: list[str]) -> None: ...
 
-except ImportError:
+except ImportError:  # pragma: no cover (only MicroPython lacks typing; coverage.py traces CPython)
     pass
 
 COLS = 16
@@ -221,7 +221,7 @@ class Device:
             key, row, col, width, text = protocol.unpack_region(payload)
             self.regions[key] = (row, col, width, text)
             return True
-        elif kind == protocol.PAIR_CODE:
+        elif kind == protocol.PAIR_CODE:  # pragma: no branch (decode_frame lets through DEVICE_ACCEPTS only)
             self.pair_code = protocol.unpack_text(payload) or None
             return True
         return False
@@ -294,7 +294,7 @@ class Keys:
         return out
 
 
-def run() -> None:
+def run() -> None:  # pragma: no cover (MicroPython's machine and ticks: test_firmware.py runs it there)
     import select
     import time
 
@@ -360,5 +360,5 @@ def run() -> None:
                 device.key(name)
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # pragma: no cover (the board runs this file as main, under MicroPython)
     run()
