@@ -51,19 +51,31 @@ def key(name: str, default: Any = dataclasses.MISSING) -> Any:
 
 def to_json(message: Any) -> dict[str, Any]:
     """`message` (an action, an event or a nested dataclass) as a JSON object, fields in declared order."""
-    out: dict[str, Any] = {}
-    kind = getattr(type(message), "type", None)
-    if isinstance(message, Message) and isinstance(kind, str):
-        out["type"] = kind
-    fields = dataclasses.fields(message)
-    order = getattr(type(message), "json_order", ())
+    return {name: plain(value) for name, value in entries(message)}
+
+
+def entries(record: Any) -> list[tuple[str, Any]]:
+    """`record`'s fields as its JSON has them (a message's ``type`` first, keys, order, optional keys left out),
+    with their values as they are.
+
+    What reads any typed view field by field without knowing its game (the small displays' plain layout) and
+    `to_json` share: the JSON keys, without making JSON. An `Outcome` has the entries a view shows of it.
+    """
+    if isinstance(record, Outcome):
+        return [("winners", record.winners), ("reason", record.reason), ("detail", record.detail)]
+    out: list[tuple[str, Any]] = []
+    kind = getattr(type(record), "type", None)
+    if isinstance(record, Message) and isinstance(kind, str):
+        out.append(("type", kind))
+    fields = dataclasses.fields(record)
+    order = getattr(type(record), "json_order", ())
     if order:  # a subclass's fields placed among its base's, as its JSON always had them
         fields = tuple(sorted(fields, key=lambda f: order.index(f.name)))
     for f in fields:
-        value = getattr(message, f.name)
+        value = getattr(record, f.name)
         if f.metadata.get(_OMIT_DEFAULT) and value == f.default:
             continue
-        out[f.metadata.get(_KEY, f.name)] = plain(value)
+        out.append((f.metadata.get(_KEY, f.name), value))
     return out
 
 

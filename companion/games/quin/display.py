@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import Any, TypeGuard
 
 from companion import codec
 from companion.game import Action
@@ -97,28 +97,19 @@ UNKNOWN = "?"
 # -- the view ---------------------------------------------------------------------------------
 
 OwnView = QuinOwnView | NotPlaying
-"""What this module draws: a player's own view, typed (`companion.games.quin.views`)."""
-
-
-def own(view: OwnView | Mapping[str, Any]) -> OwnView:
-    """`view` typed: a typed view as it is; its JSON (a script's, a saved page's) read back through the codec."""
-    if not isinstance(view, Mapping):
-        return view
-    read_back: Any = codec.from_json  # typed for actions and events; a view's JSON reads back the same way
-    return cast(OwnView, read_back(NotPlaying if "error" in view else QuinOwnView, view))
+"""What this module draws: a player's own view, typed (`companion.games.quin.views`), read field by field."""
 
 
 # -- the pages ------------------------------------------------------------------------------
 
 
-def pages(view: OwnView | Mapping[str, Any], cols: int, rows: int) -> list[Page]:
+def pages(view: OwnView, cols: int, rows: int) -> list[Page]:
     """A Quin private view on a `cols`×`rows` screen, a header naming the player on every page."""
     if is_too_small(cols, rows):
         return [too_small(cols, rows)]
-    seen = own(view)
-    if isinstance(seen, NotPlaying):
-        return paginate(seen.player, [seen.error], cols, rows)
-    return paginate(seen.player, _body(seen, cols), cols, rows)
+    if isinstance(view, NotPlaying):
+        return paginate(view.player, [view.error], cols, rows)
+    return paginate(view.player, _body(view, cols), cols, rows)
 
 
 def short_kind(kind: str, room: int) -> str:
@@ -242,15 +233,12 @@ def _pieces_lines(pieces: Sequence[OwnPiece], cols: int) -> list[Block]:
 # -- the setup menu -------------------------------------------------------------------------
 
 
-def in_setup(view: OwnView | Mapping[str, Any] | None) -> bool:
+def in_setup(view: OwnView | None) -> TypeGuard[QuinOwnView]:
     """True while `view` is a private view whose player has their setup still to finish."""
-    if view is None:
-        return False
-    seen = own(view)
-    return isinstance(seen, QuinOwnView) and seen.phase == SETUP and seen.setup is not None and not seen.setup.done
+    return isinstance(view, QuinOwnView) and view.phase == SETUP and view.setup is not None and not view.setup.done
 
 
-def menu_for(view: OwnView | Mapping[str, Any], menu: Menu | None) -> SetupMenu | None:
+def menu_for(view: OwnView, menu: Menu | None) -> SetupMenu | None:
     """The setup menu while the setup is unfinished (or a refusal is still to be read); else None, the pages."""
     mine = menu if isinstance(menu, SetupMenu) else None
     if mine is not None and mine.mode == REFUSED:
@@ -288,26 +276,21 @@ class SetupMenu:
 
     # -- keys -------------------------------------------------------------------------------
 
-    def press(
-        self, view: OwnView | Mapping[str, Any], key: str, cols: int = 20, rows: int = 4
-    ) -> tuple[SetupMenu, Action | None]:
+    def press(self, view: OwnView, key: str, cols: int = 20, rows: int = 4) -> tuple[SetupMenu, Action | None]:
         """The menu after `key`, and the action to play if the key confirmed one.
 
         On a screen too small to show the menu, keys do nothing: no choice is made blind.
         """
         if is_too_small(cols, rows):
             return self, None
-        seen = own(view)
         if self.mode == REFUSED:
             if key in OK | BACK:
                 return (self.retry or SetupMenu()), None
-            player = seen.player
-            count = len(text_pages(player, "Refused", self.refusal or "", cols, rows))
+            count = len(text_pages(view.player, "Refused", self.refusal or "", cols, rows))
             step = -1 if key in UP else 1 if key in DOWN else 0
             return replace(self, page=min(max(self.page + step, 0), count - 1)), None
-        if not isinstance(seen, QuinOwnView) or not in_setup(seen) or key not in MENU_KEYS:
+        if not in_setup(view) or key not in MENU_KEYS:
             return self, None
-        view = seen
         items = self._items(view, cols - 1)
         if not items:
             return self, None
@@ -326,18 +309,16 @@ class SetupMenu:
 
     # -- drawing ----------------------------------------------------------------------------
 
-    def lines(self, view: OwnView | Mapping[str, Any], cols: int, rows: int) -> Page:
+    def lines(self, view: OwnView, cols: int, rows: int) -> Page:
         """The screen for `view`: exactly `rows` lines of at most `cols` characters."""
         if is_too_small(cols, rows):
             return too_small(cols, rows)
-        seen = own(view)
-        player = seen.player
+        player = view.player
         if self.mode == REFUSED:
             shown = text_pages(player, "Refused", self.refusal or "", cols, rows)
             return shown[min(self.page, len(shown) - 1)]
-        if not isinstance(seen, QuinOwnView) or not in_setup(seen):
+        if not in_setup(view):
             return fit([player, "Setup finished."], cols, rows)
-        view = seen
         items = self._items(view, cols - 1)
         texts = [text for text, _choice in items]
         return menu_page(player, self._mark(view), texts, self._cursor(view, items), cols, rows)
@@ -525,7 +506,7 @@ PHONE_PLACES: Mapping[str, str] = {
 """Where a piece is, as the phone page says it (there is room for words there)."""
 
 
-def phone_page(view: OwnView | Mapping[str, Any]) -> dict[str, Any]:
+def phone_page(view: OwnView) -> dict[str, Any]:
     """A Quin private view as a phone page (the structure of ``hardware.phones``): richer than a small display.
 
     Sections: the player's pieces (label, identity, where, moves, whether the
@@ -539,10 +520,8 @@ def phone_page(view: OwnView | Mapping[str, Any]) -> dict[str, Any]:
     next step, and the page draws the choices right under it.
     Everything comes from `view`, the player's own private view.
     """
-    seen = own(view)
-    if isinstance(seen, NotPlaying):
-        return {"title": "Quin", "status": "", "notice": seen.error, "sections": [], "choices": []}
-    view = seen
+    if isinstance(view, NotPlaying):
+        return {"title": "Quin", "status": "", "notice": view.error, "sections": [], "choices": []}
     player = view.player
     pieces = view.pieces
     setting_up = in_setup(view)
