@@ -7,8 +7,8 @@ part, pure Python (the hardware layer draws what it gets here):
 
 - `Page`: one screen, exactly `rows` lines of at most `cols` characters; the
   first line names the player (and the page, ``2/3``), so a glance says whose
-  secrets these are. `fit`, `wrap`, `paginate`, `menu_page`, `text_pages`,
-  `neutral` and `pairing` make them.
+  secrets these are. `fit`, `wrap`, `paginate`, `menu_page`, `text_pages`
+  and `neutral` make them.
 - `GameDisplay`: what a game's own ``display.py`` provides (``Game.display``):
   its layout of the private view, and, if it has one, a `Menu` that turns
   display keys into the game's actions. A game without a display module gets
@@ -225,11 +225,6 @@ def neutral(cols: int, rows: int, title: str = "Tabletop Companion", note: str =
     """A screen without any secret: shown to displays that belong to nobody in this game."""
     cols = max(cols, 1)
     return fit([*wrap(title, cols), *(wrap(note, cols) if note else [])], cols, rows)
-
-
-def pairing(code: str, cols: int, rows: int) -> Page:
-    """What the host would draw for pairing, were it to draw it itself (the device does)."""
-    return fit(["Pair this display:", " ".join(code), "Tap your name on the table screen."], cols, rows)
 
 
 # -- laying out text -------------------------------------------------------------------------
@@ -460,7 +455,5 @@ def _pack(groups: Sequence[_Group], room: int) -> list[list[str]] | None:
             bodies[-1].extend(lines[:free])
             lines = lines[free:]
             bodies.append([])
-        bodies[-1].extend(lines)
-    if len(bodies) > 1 and not bodies[-1]:
-        bodies.pop()
+        bodies[-1].extend(lines)  # never empty: a group has lines, and only a full page starts another
     return bodies

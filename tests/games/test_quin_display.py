@@ -753,3 +753,22 @@ def test_identities_are_shortened_to_their_declared_forms_and_places_never() -> 
         "12 Art.Light",
         "        captured",
     ]
+
+
+def test_someone_not_playing_sees_the_sentence_saying_so_and_no_piece() -> None:
+    """A display or phone bound to a name not at this table shows why, under that name, and nothing of anyone's."""
+    view = GAME.own_view(new_game(), "Cy")
+    assert quin_display.pages(view, 20, 4) == [["Cy", "Cy is not playing", "  this game.", ""]]
+    page = quin_display.phone_page(view)
+    assert page["notice"] == "Cy is not playing this game." and page["sections"] == page["choices"] == []
+    assert menu_for(view, None) is None
+
+
+def test_a_menu_kept_past_the_end_of_the_setup_says_the_setup_is_finished() -> None:
+    """Keys held while the setup ends: the menu draws no list it could act on, and its keys do nothing."""
+    pad = Pad(new_game())
+    while in_setup(pad.view):
+        pad.press("ok")
+    menu = SetupMenu()
+    assert menu.lines(pad.view, 20, 4) == ["Ann", "Setup finished.", "", ""]
+    assert menu.press(pad.view, "ok") == (menu, None)

@@ -174,9 +174,7 @@ def _whose_turn(view: QuinOwnView, *, setting_up: str = "Setting up", theirs: st
         return "Game over"
     if phase == SETUP:
         return setting_up
-    if turn is None:
-        return "Waiting"
-    return "Your turn" if turn == view.player else theirs.format(turn)
+    return "Your turn" if turn == view.player else theirs.format(turn)  # in play there is always a turn
 
 
 def _powers(view: QuinOwnView, cols: int) -> list[Block]:
@@ -186,8 +184,7 @@ def _powers(view: QuinOwnView, cols: int) -> list[Block]:
     lines.append(name_value(names, str(view.artificial_light_moves), cols))
     if powers.time in ("ready", "used"):
         lines.append(name_value("Time", powers.time, cols))
-    if powers.totem:
-        lines.append(name_value("Totem", powers.totem, cols))
+    lines.append(name_value("Totem", powers.totem, cols))  # every side has a Totem: "ready" or "used"
     for label, left in powers.memory_swaps_left.items():
         lines.append(name_value(f"Memory {label} swaps", str(left), cols))
     return lines
@@ -198,10 +195,8 @@ def _setup_left(setup: SetupSeen, cols: int) -> list[Block]:
     if setup.done:
         lines.append("Ready: waiting for the other player")
     clone, source = setup.clone, setup.clone_from
-    if clone and source:
+    if clone and source:  # the Clone is chosen as a pair: the face it replaces and what it becomes
         lines.append(clone_lines(source, clone, cols))
-    elif clone:
-        lines.append(f"Clone: {clone}")
     else:
         lines.append("Clone: not chosen")
     board, zero_g = f"{setup.on_board}/{STARTING_POINTS}", f"{setup.on_zero_g}/{ZERO_G_AT_START}"
@@ -224,8 +219,6 @@ def _setup_left(setup: SetupSeen, cols: int) -> list[Block]:
 
 
 def _pieces_lines(pieces: Sequence[OwnPiece], cols: int) -> list[Block]:
-    if not pieces:
-        return []
     width = max(len(p.label) for p in pieces)
     return [piece_lines(piece, cols, width) for piece in pieces]
 
@@ -291,9 +284,7 @@ class SetupMenu:
             return replace(self, page=min(max(self.page + step, 0), count - 1)), None
         if not in_setup(view) or key not in MENU_KEYS:
             return self, None
-        items = self._items(view, cols - 1)
-        if not items:
-            return self, None
+        items = self._items(view, cols - 1)  # never empty: every list has its items, the main list Finish setup
         cursor = self._cursor(view, items)
         if key in UP | DOWN:
             step = -1 if key in UP else 1
@@ -591,8 +582,7 @@ def _phone_powers(view: QuinOwnView) -> list[dict[str, str]]:
     rows = [_row(f"{ARTIFICIAL_LIGHT} moves", str(view.artificial_light_moves))]
     if powers.time in ("ready", "used"):  # "none": no Time on the board, nothing to tell
         rows.append(_row("Time", powers.time))
-    if powers.totem:
-        rows.append(_row("Resurrection Totem", powers.totem, "muted" if powers.totem == "used" else "normal"))
+    rows.append(_row("Resurrection Totem", powers.totem, "muted" if powers.totem == "used" else "normal"))
     for label, left in powers.memory_swaps_left.items():
         rows.append(_row(f"Memory {label}", f"{left} {'swap' if left == 1 else 'swaps'} left"))
     return rows
