@@ -95,7 +95,7 @@ class Menu(Protocol):
 class GameDisplay(Protocol):
     """What a game's ``display.py`` provides: its private view on a small screen, and its menu.
 
-    `view` is always that player's own `private_view`.
+    `view` is always that player's own view, typed (`Session.own_view`): the layout reads its fields.
     """
 
     def pages(self, view: OwnView, cols: int, rows: int) -> list[Page]:

@@ -509,7 +509,7 @@ def phone_page(view: OwnView) -> dict[str, Any]:
     identity still lacking and place with room; *Take back* for each label
     given one; *Finish setup* once every label has one. The `notice` names the
     next step, and the page draws the choices right under it.
-    Everything comes from `view`, the player's own private view.
+    Everything comes from `view`, the player's own view (typed: its fields are read, never its JSON).
     """
     if isinstance(view, NotPlaying):
         return {"title": "Quin", "status": "", "notice": view.error, "sections": [], "choices": []}
