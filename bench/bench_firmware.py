@@ -54,7 +54,7 @@ def _frames(folder: Path) -> list[bytes]:
         session.act(example_setup("Ann"))
         session.act(example_setup("Bo"))
         session.act({"type": "flash", "player": "Ann", "attacker": "8", "defender": "2"})
-        pages = pages_for(session.private_view("Ann"), COLS, ROWS, session.game.display)
+        pages = pages_for(session.own_view("Ann"), COLS, ROWS, session.game.display)
     return [protocol.encode_frame(protocol.SCREEN, protocol.pack_screen(page)) for page in pages]
 
 

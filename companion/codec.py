@@ -61,6 +61,24 @@ def to_json(message: Any) -> dict[str, Any]:
     return out
 
 
+def entries(record: Any) -> list[tuple[str, Any]]:
+    """`record`'s fields as its JSON has them (a message's ``type`` first, keys, order, optional keys left out),
+    with their values as they are.
+
+    What reads any typed view field by field without knowing its game (the small displays' plain layout) and
+    `to_json` share: the JSON keys, without making JSON. An `Outcome` has the entries a view shows of it.
+    """
+    if isinstance(record, Outcome):
+        return [("winners", record.winners), ("reason", record.reason), ("detail", record.detail)]
+    tag, fields = _writer(type(record))
+    found: list[tuple[str, Any]] = [] if tag is None else [("type", tag)]
+    for name, json_key, omit, default in fields:
+        value = getattr(record, name)
+        if not (omit and value == default):
+            found.append((json_key, value))
+    return found
+
+
 def view_json(view: Any) -> dict[str, Any]:
     """A game's view as JSON for the edges: a typed view (a `GameView`) through `plain`, a dict view as it is."""
     return typing.cast(dict[str, Any], plain(view)) if dataclasses.is_dataclass(view) else dict(view)

@@ -74,6 +74,7 @@ from companion.game import (
     require,
 )
 from companion.names import normal_name, table_problem
+from companion.small_display import OwnView, plain_lines, player_of
 
 Json = Mapping[str, Any]
 
@@ -139,13 +140,13 @@ class RulesModule(Protocol):
 
 
 class ViewsModule(Protocol):
-    """What a game's ``views.py`` provides."""
+    """What a game's ``views.py`` provides. Its views are typed (`GameView`s); a bench or test game's may be dicts."""
 
-    def public_view(self, state: Any, /) -> View: ...
-    def private_view(self, state: Any, player: str, /) -> View: ...
+    def public_view(self, state: Any, /) -> GameView | View: ...
+    def private_view(self, state: Any, player: str, /) -> GameView | View: ...
     def public_event(self, event: Any, /) -> dict[str, Any]: ...
     def tell(self, event: Any, state: Any, /) -> str: ...
-    def revealed_view(self, state: Any, /) -> View: ...
+    def revealed_view(self, state: Any, /) -> GameView | View: ...
 
 
 class SettingsModule(Protocol):
@@ -415,22 +416,22 @@ class RegisteredGame(Generic[S, A, E, PV, OV]):
         """`revealed` as JSON: the public view with every secret shown, for a finished game."""
         return codec.view_json(self.revealed(state))
 
-    def phone_page(self, view: View) -> dict[str, Any] | None:
-        """A player's private `view` as a phone page (the structure ``hardware.phones`` renders), or None.
+    def phone_page(self, view: OV) -> dict[str, Any] | None:
+        """A player's own `view` (`own_view`, typed) as a phone page (what ``hardware.phones`` renders), or None.
 
         The game's own ``display.phone_page`` if it has one; a game with a
-        display but no phone page gets its view as plain rows; a game without a
-        display module has nothing private to show: None.
+        display but no phone page gets its view as plain rows under the
+        player's name; a game without a display module has nothing private to
+        show: None. The page is JSON: the phone socket sends it as it is.
         """
         if self.display is None:
             return None
         own = getattr(self.display, "phone_page", None)
         if own is not None:
             return cast(dict[str, Any], own(view))
-        from companion.small_display import plain_lines  # only this fallback needs it
-
-        rows = [{"text": line, "note": "", "tone": "normal"} for line in plain_lines(view, 60)]
-        title = f"{view.get('player', '')} · {self.title}"
+        shown = cast(OwnView, view)  # whatever the game's own views are: the plain layout reads any
+        rows = [{"text": line, "note": "", "tone": "normal"} for line in plain_lines(shown, 60)]
+        title = f"{player_of(shown)} · {self.title}"
         return {"title": title, "status": "", "notice": "", "sections": [{"heading": "", "rows": rows}], "choices": []}
 
     # -- the edges: JSON in and out -----------------------------------------------------------

@@ -7,12 +7,18 @@ part, pure Python (the hardware layer draws what it gets here):
 
 - `Page`: one screen, exactly `rows` lines of at most `cols` characters; the
   first line names the player (and the page, ``2/3``), so a glance says whose
-  secrets these are. `fit`, `wrap`, `paginate`, `menu_page`, `text_pages`,
-  `neutral` and `pairing` make them.
+  secrets these are. `fit`, `wrap`, `paginate`, `menu_page`, `text_pages`
+  and `neutral` make them.
 - `GameDisplay`: what a game's own ``display.py`` provides (``Game.display``):
   its layout of the private view, and, if it has one, a `Menu` that turns
   display keys into the game's actions. A game without a display module gets
   `pages`, the plain "key: value" rendering of its view; `pages_for` picks.
+
+The view is the player's own view as the game makes it (``Session.own_view``):
+typed, a frozen `GameView` whose fields a game's layout reads; the plain
+layout reads any view's fields in the order and under the names its JSON has
+(`companion.codec.entries`), without making JSON. A game whose views are dicts
+(the test game Pig) is read the same way.
 
 No cut changes meaning. A line never loses its end to the screen's edge:
 text is wrapped at its words (a word is broken only when it is longer than a
@@ -45,15 +51,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, is_dataclass
 from typing import Any, Protocol
 
-from companion.game import Action, View
+from companion import codec
+from companion.game import Action, GameView
 
 log = logging.getLogger(__name__)
 
 Page = list[str]
 """One screen: exactly `rows` lines, each at most `cols` characters."""
+
+OwnView = GameView | Mapping[str, Any]
+"""A player's own view as their game makes it: typed (a `GameView`), or a dict in a game whose views are dicts."""
 
 UP = frozenset({"up", "prev", "left"})
 DOWN = frozenset({"down", "next", "right"})
@@ -66,7 +76,7 @@ MENU_KEYS = UP | DOWN | OK | BACK
 class Menu(Protocol):
     """Where one player is in a game's menu on their own display. Immutable: every key gives a new one."""
 
-    def press(self, view: View, key: str, cols: int, rows: int) -> tuple[Menu, Action | Mapping[str, Any] | None]:
+    def press(self, view: OwnView, key: str, cols: int, rows: int) -> tuple[Menu, Action | Mapping[str, Any] | None]:
         """The menu after `key` (one of `MENU_KEYS`) and, if the key confirmed a choice, the action to play.
 
         The action is a typed `Action` or its JSON object (``Session.act`` takes either).
@@ -77,7 +87,7 @@ class Menu(Protocol):
         """The menu showing the rules' refusal `sentence`, then going back to where the choice was made."""
         ...
 
-    def lines(self, view: View, cols: int, rows: int) -> Page:
+    def lines(self, view: OwnView, cols: int, rows: int) -> Page:
         """The screen that shows this menu for `view`."""
         ...
 
@@ -85,14 +95,14 @@ class Menu(Protocol):
 class GameDisplay(Protocol):
     """What a game's ``display.py`` provides: its private view on a small screen, and its menu.
 
-    `view` is always that player's own `private_view`.
+    `view` is always that player's own view, typed (`Session.own_view`): the layout reads its fields.
     """
 
-    def pages(self, view: View, cols: int, rows: int) -> list[Page]:
+    def pages(self, view: OwnView, cols: int, rows: int) -> list[Page]:
         """`view` laid out for the game, cut into pages (at least one)."""
         ...
 
-    def menu_for(self, view: View, menu: Menu | None) -> Menu | None:
+    def menu_for(self, view: OwnView, menu: Menu | None) -> Menu | None:
         """The menu to show with `view` (`menu`: the one the player had; None: none yet), or None for the pages.
 
         A menu showing a refusal stays until it is read, whatever the view.
@@ -103,7 +113,7 @@ class GameDisplay(Protocol):
 # -- the pages of any view ----------------------------------------------------------------
 
 
-def pages_for(view: View | None, cols: int, rows: int, display: GameDisplay | None = None) -> list[Page]:
+def pages_for(view: OwnView | None, cols: int, rows: int, display: GameDisplay | None = None) -> list[Page]:
     """The pages that show `view` on a `cols`×`rows` screen: the game's layout (`display`), else plain lines.
 
     Below `MIN_COLS` × `MIN_ROWS` a private view is not drawn at all (`too_small`).
@@ -119,39 +129,39 @@ def pages_for(view: View | None, cols: int, rows: int, display: GameDisplay | No
         try:
             laid_out = display.pages(view, cols, rows)
         except Exception:
-            log.exception("could not lay out a %s view; showing it plainly", view.get("game"))
+            log.exception("could not lay out a %s view; showing it plainly", _entry(view, "game"))
         else:
             if laid_out and all(fits(page, cols, rows) for page in laid_out):
                 return [fit(page, cols, rows) for page in laid_out]
             if laid_out:
-                log.warning("a %s page does not fit %dx%d; showing it plainly", view.get("game"), cols, rows)
+                log.warning("a %s page does not fit %dx%d; showing it plainly", _entry(view, "game"), cols, rows)
     return pages(view, cols, rows)
 
 
-def pages(view: View, cols: int, rows: int) -> list[Page]:
+def pages(view: OwnView, cols: int, rows: int) -> list[Page]:
     """Any game's private view as plain "key: value" lines, under a header naming its player."""
     cols, rows = max(cols, 1), max(rows, 1)
-    return paginate(str(view.get("player", "")), plain_lines(view, cols), cols, rows)
+    return paginate(player_of(view), plain_lines(view, cols), cols, rows)
 
 
-def plain_lines(view: Mapping[str, Any], cols: int, indent: str = "") -> list[str]:
-    """`view` as "key: value" lines wrapped to `cols` (nested maps indented), without its game and player."""
+def plain_lines(view: OwnView, cols: int, indent: str = "") -> list[str]:
+    """`view` as "key: value" lines wrapped to `cols` (nested records indented), without its game and player."""
     lines: list[str] = []
-    for key, value in view.items():
+    for key, value in _entries(view):
         if key in _NAMED_ELSEWHERE and not indent:
             continue
         name = f"{indent}{str(key).replace('_', ' ')}"
-        if isinstance(value, Mapping):
+        if _is_record(value):
             lines.append(f"{name}:")
             lines.extend(plain_lines(value, cols, indent + " "))
         elif isinstance(value, list | tuple):
-            if all(not isinstance(v, Mapping | list | tuple) for v in value):
+            if not any(_is_record(v) or isinstance(v, list | tuple) for v in value):
                 lines.extend(wrap(f"{name}: {', '.join(_plain(v) for v in value)}", cols, indent + "  "))
             else:
                 lines.append(f"{name}:")
                 for item in value:
-                    if isinstance(item, Mapping):
-                        lines.extend(wrap(" ".join(_plain(v) for v in item.values()), cols, indent + "  "))
+                    if _is_record(item):
+                        lines.extend(wrap(" ".join(_plain(v) for _k, v in _entries(item)), cols, indent + "  "))
                     else:
                         lines.extend(wrap(_plain(item), cols, indent + "  "))
         else:
@@ -162,6 +172,27 @@ def plain_lines(view: Mapping[str, Any], cols: int, indent: str = "") -> list[st
 _NAMED_ELSEWHERE = {"game", "player"}  # the header names the player; the game is the one being played
 
 
+def _is_record(value: object) -> bool:
+    """Whether `value` has named parts of its own: a typed record (a dataclass, an `Outcome`) or a map."""
+    return isinstance(value, Mapping) or (is_dataclass(value) and not isinstance(value, type))
+
+
+def _entries(record: Any) -> list[tuple[str, Any]]:
+    """A record's named parts in the order, and under the names, its JSON has them."""
+    return [(str(k), v) for k, v in record.items()] if isinstance(record, Mapping) else codec.entries(record)
+
+
+def player_of(view: OwnView) -> str:
+    """Whose own view `view` is: the name every page's header shows ("" for a view that names nobody)."""
+    player = _entry(view, "player")
+    return "" if player is None else str(player)
+
+
+def _entry(view: OwnView, name: str) -> Any:
+    """The part of `view` its JSON calls `name` (the header's ``player``, a log line's ``game``), or None."""
+    return next((value for key, value in _entries(view) if key == name), None)
+
+
 def _plain(value: Any) -> str:
     if value is None:
         return "-"
@@ -169,8 +200,8 @@ def _plain(value: Any) -> str:
         return "yes" if value else "no"
     if isinstance(value, list | tuple):
         return ", ".join(_plain(v) for v in value)
-    if isinstance(value, Mapping):
-        return ", ".join(f"{k} {_plain(v)}" for k, v in value.items())
+    if _is_record(value):
+        return ", ".join(f"{k} {_plain(v)}" for k, v in _entries(value))
     return str(value)
 
 
@@ -194,11 +225,6 @@ def neutral(cols: int, rows: int, title: str = "Tabletop Companion", note: str =
     """A screen without any secret: shown to displays that belong to nobody in this game."""
     cols = max(cols, 1)
     return fit([*wrap(title, cols), *(wrap(note, cols) if note else [])], cols, rows)
-
-
-def pairing(code: str, cols: int, rows: int) -> Page:
-    """What the host would draw for pairing, were it to draw it itself (the device does)."""
-    return fit(["Pair this display:", " ".join(code), "Tap your name on the table screen."], cols, rows)
 
 
 # -- laying out text -------------------------------------------------------------------------
@@ -429,7 +455,5 @@ def _pack(groups: Sequence[_Group], room: int) -> list[list[str]] | None:
             bodies[-1].extend(lines[:free])
             lines = lines[free:]
             bodies.append([])
-        bodies[-1].extend(lines)
-    if len(bodies) > 1 and not bodies[-1]:
-        bodies.pop()
+        bodies[-1].extend(lines)  # never empty: a group has lines, and only a full page starts another
     return bodies

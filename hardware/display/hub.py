@@ -41,11 +41,10 @@ from enum import StrEnum
 from functools import partial
 from typing import Any, Protocol
 
-from companion import codec
 from companion.dispatch import Dispatcher, immediate
 from companion.game import Refusal
 from companion.log_text import Tally, shown
-from companion.small_display import DOWN, MENU_KEYS, UP, GameDisplay, Menu, Page, neutral, pages_for
+from companion.small_display import DOWN, MENU_KEYS, UP, GameDisplay, Menu, OwnView, Page, neutral, pages_for
 from hardware.display import protocol
 from hardware.display.handshake import Connection, Handshake
 from hardware.display.link import BAUDRATE, DisplayLink, Hello, PortScanner
@@ -83,7 +82,7 @@ class TableSession(Protocol):
     @property
     def game(self) -> TableGame: ...
 
-    def own_view(self, player: str) -> Any: ...  # the game's own view, typed (a dict for a game whose views are)
+    def own_view(self, player: str) -> OwnView: ...  # the game's own view, typed (a dict for a game whose views are)
 
     def act(self, action: Any) -> object: ...
 
@@ -506,9 +505,7 @@ class DisplayHub:
         shows = session.game.display
         menu = shows.menu_for(view, self._menus.get(player)) if shows is not None else None
         if menu is None:
-            # Pages are laid out from the view's JSON: the plain layout (a game without a display module, or a
-            # page that does not fit) reads keys; a game's own layout reads its view back typed.
-            return pages_for(codec.view_json(view), cols, rows, shows), False
+            return pages_for(view, cols, rows, shows), False
         return [menu.lines(view, cols, rows)], True
 
 

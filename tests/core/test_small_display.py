@@ -8,16 +8,20 @@ and whatever is too long for a screen goes on over pages.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.game import View
+from companion import codec
+from companion.codec import key, optional
+from companion.game import LEFT, Event, GameView, Outcome
 from companion.small_display import (
     Block,
     Menu,
+    OwnView,
     Page,
     abbreviate,
     fit,
@@ -25,8 +29,10 @@ from companion.small_display import (
     menu_page,
     name_value,
     neutral,
+    pages,
     pages_for,
     paginate,
+    plain_lines,
     text_pages,
     too_small,
     wrap,
@@ -177,10 +183,10 @@ def test_abbreviate_never_cuts() -> None:
 class TooWide:
     """A game layout that made a line too long: the screen must not cut it."""
 
-    def pages(self, view: View, cols: int, rows: int) -> list[Page]:
+    def pages(self, view: OwnView, cols: int, rows: int) -> list[Page]:
         return [["Ann", "x" * (cols + 3)]]
 
-    def menu_for(self, view: View, menu: Menu | None) -> Menu | None:
+    def menu_for(self, view: OwnView, menu: Menu | None) -> Menu | None:
         return None
 
 
@@ -203,3 +209,116 @@ def test_a_neutral_screen_wraps_its_title() -> None:
         "Waiting for a",
         "game.",
     ]
+
+
+def test_no_view_is_no_game_in_progress() -> None:
+    """A display bound to a player while no game is on shows that, and nothing private."""
+    assert pages_for(None, 20, 4) == [["No game", "in progress", "", ""]]
+
+
+class NoPages:
+    """A game layout that laid out nothing (a bug): the view must still be shown."""
+
+    def pages(self, view: OwnView, cols: int, rows: int) -> list[Page]:
+        return []
+
+    def menu_for(self, view: OwnView, menu: Menu | None) -> Menu | None:
+        return None
+
+
+def test_a_layout_that_made_no_page_leaves_the_view_shown_plainly() -> None:
+    assert pages_for({"player": "Ann", "energy": 7}, 20, 4, NoPages()) == [["Ann", "energy: 7", "", ""]]
+
+
+# -- the plain layout of a typed view ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Card:
+    suit: str
+    rank: int
+
+
+@dataclass(frozen=True)
+class Drawn(Event):
+    type = "drawn"
+    player: str
+    start: str = key("from")
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardsView(GameView):
+    game: str
+    player: str
+    hand: tuple[Card, ...]
+    trump: Card
+    last: Drawn | None
+    counts: Mapping[str, int]
+    note: str = optional("")
+    passed: bool = False
+
+
+def test_the_plain_layout_reads_a_typed_views_fields_under_their_json_names_in_order() -> None:
+    """Issue 25: "the display renderer ... read[s] fields; JSON appears only at the edges". A game without a
+    layout of its own is shown from its typed view: every field in the order and under the name its JSON has
+    (a renamed key, ``from``; an optional key left out while it holds its default; a message's ``type``)."""
+    view = CardsView(
+        game="cards",
+        player="Ann",
+        hand=(Card("hearts", 7), Card("spades", 12)),
+        trump=Card("clubs", 1),
+        last=Drawn("Bo", "deck"),
+        counts={"Ann": 2, "Bo": 3},
+        over=True,
+        outcome=Outcome(("Ann",), LEFT, "Bo left."),
+    )
+    lines = plain_lines(view, 40)
+    assert lines == [
+        "over: yes",
+        "outcome:",
+        "winners: Ann",
+        "reason: left",
+        "detail: Bo left.",
+        "hand:",
+        "hearts 7",
+        "spades 12",
+        "trump:",
+        "suit: clubs",
+        "rank: 1",
+        "last:",
+        "type: drawn",
+        "player: Bo",
+        "from: deck",
+        "counts:",
+        "Ann: 2",
+        "Bo: 3",
+        "passed: no",
+    ]
+    assert lines == plain_lines(codec.view_json(view), 40)  # what the same view's JSON read as keys gave
+    assert pages(view, 40, 4)[0][0].startswith("Ann")  # the header names whose view it is
+
+
+# -- lists and pages at the edges of the screen ---------------------------------------------------------------
+
+
+def test_a_menu_whose_header_fills_the_screen_or_whose_item_is_taller_than_the_room_is_too_small() -> None:
+    """Never a cut: a list that cannot show its chosen item whole says the screen is too small."""
+    assert menu_page("Maximiliana Rosenthal", "List", ["one"], 0, 16, 2) == too_small(16, 2)
+    tall = ["one", ["two", "  2nd", "  3rd", "  4th"]]
+    assert menu_page("Ann", "List", tall, 1, 20, 4) == too_small(20, 4)
+    assert menu_page("Ann", "List", tall, 0, 20, 4) == ["Ann             List", ">one", "", ""]
+
+
+def test_an_empty_list_shows_its_header_alone() -> None:
+    assert menu_page("Ann", "List", [], 0, 20, 4) == ["Ann             List", "", "", ""]
+
+
+def test_on_a_one_line_screen_pages_hold_the_body_alone_and_lines_laid_out_together_do_not_fit() -> None:
+    assert paginate("Ann", ["one", "two"], 20, 1) == [["one"], ["two"]]
+    assert paginate("Ann", [["piece 7", "  on the board"]], 20, 1) == [too_small(20, 1)]
+
+
+def test_lines_laid_out_together_taller_than_a_page_make_the_screen_too_small() -> None:
+    """A piece and its place stay together: when no page can hold them, the screen is too small, not cut."""
+    assert paginate("Ann", [["a", "b", "c", "d"]], 20, 4) == [too_small(20, 4)]
+    assert paginate("Maximiliana Rosenthal", ["x"], 16, 2) == [too_small(16, 2)]

@@ -6,6 +6,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +18,11 @@ from companion.dice import RandomDice
 from companion.game import Action, Options, RuleError
 from companion.games import game
 from companion.games.quin import display as quin_display
-from companion.games.quin.display import SetupMenu, in_setup, menu_for, piece_lines, short_kind
+from companion.games.quin.display import OwnView, SetupMenu, in_setup, menu_for, piece_lines, short_kind
 from companion.games.quin.examples import example_setup
 from companion.games.quin.rules import Clone
 from companion.games.quin.state import QuinState
-from companion.games.quin.views import OwnPiece
+from companion.games.quin.views import OwnPiece, OwnPowers, QuinOwnView
 from companion.session import Session
 from companion.small_display import GameDisplay, Page, is_too_small, pages_for, text_pages, too_small
 from companion.store import Store
@@ -52,7 +53,7 @@ def apply(state: QuinState, action: Action) -> QuinState:
 def test_the_game_finds_its_display_module() -> None:
     assert GAME.display is quin_display
     shows: GameDisplay = quin_display  # what a player display needs of a game, `companion.small_display`
-    assert shows.menu_for(GAME.private_view(new_game(), "Ann"), None) == SetupMenu()
+    assert shows.menu_for(GAME.own_view(new_game(), "Ann"), None) == SetupMenu()
 
 
 class Pad:
@@ -65,8 +66,8 @@ class Pad:
         self.refusals: list[str] = []
 
     @property
-    def view(self) -> dict[str, Any]:
-        return GAME.private_view(self.state, self.player)
+    def view(self) -> OwnView:
+        return GAME.own_view(self.state, self.player)
 
     @property
     def screen(self) -> list[str]:
@@ -315,7 +316,7 @@ class Seat:
         self.note()
 
     def press(self, key: str, others: list[Seat]) -> None:
-        view = self.session.private_view(self.name)
+        view = self.session.own_view(self.name)
         menu = menu_for(view, self.menu)
         assert menu is not None, "the test presses keys only while the menu is up"
         self.menu, action = menu.press(view, key, self.core.cols, self.core.rows)
@@ -347,7 +348,7 @@ class Seat:
 
 def first_screen(session: Session, player: str, core: DisplayCore, menu: SetupMenu | None = None) -> Page:
     """What `player`'s display shows first: their setup menu while it is up, else their first page."""
-    view = session.private_view(player)
+    view = session.own_view(player)
     shown = menu_for(view, menu)
     if shown is not None:
         return shown.lines(view, core.cols, core.rows)
@@ -484,7 +485,7 @@ def test_a_whole_setup_for_both_players_by_keys_alone(
 
     # Ann takes every suggestion: ok, ok, ok...
     presses = 0
-    while in_setup(session.private_view("Ann")):
+    while in_setup(session.own_view("Ann")):
         ann.press("ok", [bo])
         presses += 1
         assert presses < 80
@@ -635,7 +636,7 @@ def test_a_quin_display_shows_its_players_pieces(hub: DisplayHub, table: Display
     display = table.plug("emu-ann", "usb-a", cols=21, rows=8)
     assert display.core.wait_for(lambda core: core.pair_code is not None)
     assert hub.pair(str(display.core.pair_code), "Ann")
-    pages = pages_for(session.private_view("Ann"), 21, 8, quin_display)
+    pages = pages_for(session.own_view("Ann"), 21, 8, quin_display)
     assert display.core.wait_for(lambda core: core.screen() == pages[0]), display.core.text()
     assert pages[0][0] == f"Ann{' ' * 15}1/{len(pages)}"
     assert " 1 Light" in "\n".join(line for page in pages for line in page)
@@ -654,7 +655,7 @@ def test_the_menu_is_up_while_the_setup_is_unfinished_then_the_pages_come_back(
     assert hub.pair(str(display.core.pair_code), "Ann")
     assert display.core.wait_for(lambda core: core.screen()[0] == "Ann       Setup 0/17")
     session.act(example_setup("Ann"))  # done on the table's screen instead
-    first = pages_for(session.private_view("Ann"), 20, 4, quin_display)[0]
+    first = pages_for(session.own_view("Ann"), 20, 4, quin_display)[0]
     assert first[1] == "Setting up"
     assert display.core.wait_for(lambda core: core.screen() == first), display.core.text()
     settle(dispatcher, lambda: True)  # what pairing told the shared screen
@@ -693,23 +694,23 @@ def test_a_displays_choice_the_rules_refuse_is_shown_there_and_changes_nothing(
 
 # -- the pages ---------------------------------------------------------------------------------------------
 
-QUIN_VIEW: dict[str, Any] = {
-    "game": "quin",
-    "player": "Ann",
-    "colour": "#e53935",
-    "rival": "Bo",
-    "phase": "play",
-    "turn": "Bo",
-    "pieces": [
-        {"label": "1", "identity": "Light", "where": "board", "moves": 2, "revealed": False},
-        {"label": "12", "identity": "Artificial Light", "where": "zero-g", "moves": 5, "revealed": False},
-        {"label": "7", "identity": "Peripheral", "where": "captured", "moves": 3, "revealed": True},
-    ],
-    "powers": {"memory_swaps_left": {"6": 1}, "time": "used", "totem": "ready"},
-    "artificial_light_moves": 5,
-    "last_flash": "Bo's 3 (Void) and Ann's 7 (Peripheral): both removed.",
-    "setup": None,
-}
+QUIN_VIEW = QuinOwnView(
+    game="quin",
+    player="Ann",
+    colour="#e53935",
+    rival="Bo",
+    phase="play",
+    turn="Bo",
+    pieces=(
+        OwnPiece(label="1", identity="Light", where="board", moves=2, revealed=False),
+        OwnPiece(label="12", identity="Artificial Light", where="zero-g", moves=5, revealed=False),
+        OwnPiece(label="7", identity="Peripheral", where="captured", moves=3, revealed=True),
+    ),
+    powers=OwnPowers(memory_swaps_left={"6": 1}, time="used", totem="ready"),
+    artificial_light_moves=5,
+    last_flash="Bo's 3 (Void) and Ann's 7 (Peripheral): both removed.",
+    setup=None,
+)
 
 
 @pytest.mark.parametrize(("cols", "rows"), [(20, 4), (21, 8), (16, 8), (40, 12), (8, 2), (1, 1)])
@@ -731,9 +732,12 @@ def test_pages_fit_the_screen_and_name_the_player(cols: int, rows: int) -> None:
     assert " 7 Peripheral*" in text or " 7 Periph.*" in text  # the revealed Peripheral is marked
 
 
-def test_a_broken_quin_view_falls_back_to_plain_lines() -> None:
-    broken = pages_for({"game": "quin", "player": "Bo", "pieces": 5, "powers": "x"}, 20, 4, quin_display)
-    assert broken[0][0] == "Bo"
+def test_a_view_quins_layout_cannot_read_is_shown_plainly_never_an_error_on_the_display() -> None:
+    """A layout that fails on a view (a bug) leaves the display showing the view plainly, under the player's name."""
+    broken = replace(QUIN_VIEW, powers="x", pieces=())
+    pages = pages_for(broken, 20, 4, quin_display)
+    assert pages[0] == ["Ann              1/5", "over: no", "outcome: -", "colour: #e53935"]
+    assert "powers: x" in pages[2]
 
 
 def test_identities_are_shortened_to_their_declared_forms_and_places_never() -> None:
@@ -749,3 +753,22 @@ def test_identities_are_shortened_to_their_declared_forms_and_places_never() -> 
         "12 Art.Light",
         "        captured",
     ]
+
+
+def test_someone_not_playing_sees_the_sentence_saying_so_and_no_piece() -> None:
+    """A display or phone bound to a name not at this table shows why, under that name, and nothing of anyone's."""
+    view = GAME.own_view(new_game(), "Cy")
+    assert quin_display.pages(view, 20, 4) == [["Cy", "Cy is not playing", "  this game.", ""]]
+    page = quin_display.phone_page(view)
+    assert page["notice"] == "Cy is not playing this game." and page["sections"] == page["choices"] == []
+    assert menu_for(view, None) is None
+
+
+def test_a_menu_kept_past_the_end_of_the_setup_says_the_setup_is_finished() -> None:
+    """Keys held while the setup ends: the menu draws no list it could act on, and its keys do nothing."""
+    pad = Pad(new_game())
+    while in_setup(pad.view):
+        pad.press("ok")
+    menu = SetupMenu()
+    assert menu.lines(pad.view, 20, 4) == ["Ann", "Setup finished.", "", ""]
+    assert menu.press(pad.view, "ok") == (menu, None)

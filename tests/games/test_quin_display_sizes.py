@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -35,12 +36,14 @@ from companion.games.quin.display import (
     PLACES,
     REFUSED,
     SHORT_KINDS,
+    OwnView,
     SetupMenu,
     in_setup,
 )
 from companion.games.quin.examples import example_setup
 from companion.games.quin.pieces import CLONE_FROM, CLONE_TO, KINDS
 from companion.games.quin.state import QuinState
+from companion.games.quin.views import QuinOwnView
 from companion.small_display import MIN_COLS, MIN_ROWS, Page, pages_for, too_small
 from tests.support.golden import read, scripts
 from tests.support.quin import GAME, act, flash, pass_
@@ -129,8 +132,8 @@ def pieces_in(body: Sequence[str], cols: int) -> list[tuple[str, str | None, boo
     return found
 
 
-def expected_pieces(view: Mapping[str, Any]) -> list[tuple[str, str | None, bool, str]]:
-    return sorted((str(p["label"]), p["identity"], bool(p["revealed"]), PLACES[p["where"]]) for p in view["pieces"])
+def expected_pieces(view: QuinOwnView) -> list[tuple[str, str | None, bool, str]]:
+    return sorted((str(p.label), p.identity, bool(p.revealed), PLACES[p.where]) for p in view.pieces)
 
 
 def words(lines: Iterable[str]) -> str:
@@ -167,22 +170,22 @@ def check_no_cut_word(text: str, names: Iterable[str] = ()) -> None:
             assert not (len(word) >= 2 and word != whole and whole.startswith(word)), f"{word!r} cut from {whole!r}"
 
 
-def whose_turn(view: Mapping[str, Any]) -> str:
-    if view["phase"] == "over":
+def whose_turn(view: QuinOwnView) -> str:
+    if view.phase == "over":
         return "Game over"
-    if view["phase"] == "setup":
+    if view.phase == "setup":
         return "Setting up"
-    return "Your turn" if view["turn"] == view["player"] else f"{view['turn']}'s turn"
+    return "Your turn" if view.turn == view.player else f"{view.turn}'s turn"
 
 
-def check_pages(view: Mapping[str, Any], cols: int, rows: int) -> tuple[list[Page], str]:
+def check_pages(view: QuinOwnView, cols: int, rows: int) -> tuple[list[Page], str]:
     """Every page of `view` at `cols`×`rows` read back: header, every piece, the flash, the turn, no cut word.
 
     Returns the pages, and the words under their headers as one line.
     """
-    pages = pages_for(dict(view), cols, rows, quin_display)
-    assert pages == quin_display.pages(dict(view), cols, rows)  # Quin's own layout fitted: no plain fallback
-    name = str(view["player"])
+    pages = pages_for(view, cols, rows, quin_display)
+    assert pages == quin_display.pages(view, cols, rows)  # Quin's own layout fitted: no plain fallback
+    name = str(view.player)
     bodies = []
     for number, page in enumerate(pages, 1):
         check_shape(page, cols, rows)
@@ -191,16 +194,16 @@ def check_pages(view: Mapping[str, Any], cols: int, rows: int) -> tuple[list[Pag
     assert sorted(found) == expected_pieces(view), (cols, rows, pages)
     text = words(line for body in bodies for line in body)
     check_reads(whose_turn(view), text, cols)
-    if view.get("last_flash"):
-        check_reads(f"Flash: {view['last_flash']}", text, cols)
-    check_no_cut_word(text, (str(view["player"]), str(view.get("rival", ""))))
+    if view.last_flash:
+        check_reads(f"Flash: {view.last_flash}", text, cols)
+    check_no_cut_word(text, (str(view.player), str(view.rival)))
     return pages, text
 
 
 # -- the views of real games ----------------------------------------------------------------------------------
 
 
-def golden_views() -> Iterator[tuple[str, dict[str, Any]]]:
+def golden_views() -> Iterator[tuple[str, OwnView]]:
     """Both players' views after every accepted line of every Quin golden script (undo and redo included)."""
     for path in scripts("quin"):
         script = read(path)
@@ -219,7 +222,7 @@ def golden_views() -> Iterator[tuple[str, dict[str, Any]]]:
                     continue
             state = history[-1]
             for player in script.players:
-                yield f"{path.stem}:{number}", GAME.private_view(state, player)
+                yield f"{path.stem}:{number}", GAME.own_view(state, player)
 
 
 def power_states(first: str, second: str) -> dict[str, QuinState]:
@@ -278,7 +281,7 @@ def test_every_page_of_play_shows_every_label_whole_and_every_identity_whole_or_
     """Issue 13: "Shadow" must never become "Shad", and a label must never lose a digit (powers, flashes, the end)."""
     for moment, state in power_states(first, second).items():
         for player in (first, second):
-            view = GAME.private_view(state, player)
+            view = GAME.own_view(state, player)
             pages, _text = check_pages(view, cols, rows)
             assert pages, moment
 
@@ -286,15 +289,15 @@ def test_every_page_of_play_shows_every_label_whole_and_every_identity_whole_or_
 def test_the_moments_the_issue_names_are_really_there() -> None:
     """The views above hold what they are named for: a flash, a capture, a removal, the end with all revealed."""
     states = power_states("Ann", "Bo")
-    mine = {moment: GAME.private_view(state, "Ann") for moment, state in states.items()}
-    assert "(Light) captures Bo's 5 (Reflector)" in mine["reflector flash"]["last_flash"]
-    assert mine["memory swap"]["powers"]["memory_swaps_left"]["6"] == 1
-    assert mine["time"]["powers"]["time"] == "used"
-    assert mine["totem"]["powers"]["totem"] == "used"
-    assert {p["where"] for p in mine["captured"]["pieces"]} >= {"captured"}
-    assert {p["where"] for p in mine["annihilation"]["pieces"]} >= {"removed"}
-    assert mine["both shadows gone"]["artificial_light_moves"] == 5
-    assert mine["light taken"]["phase"] == "over" and all(p["revealed"] for p in mine["light taken"]["pieces"])
+    mine = {moment: GAME.own_view(state, "Ann") for moment, state in states.items()}
+    assert "(Light) captures Bo's 5 (Reflector)" in str(mine["reflector flash"].last_flash)
+    assert mine["memory swap"].powers.memory_swaps_left["6"] == 1
+    assert mine["time"].powers.time == "used"
+    assert mine["totem"].powers.totem == "used"
+    assert {p.where for p in mine["captured"].pieces} >= {"captured"}
+    assert {p.where for p in mine["annihilation"].pieces} >= {"removed"}
+    assert mine["both shadows gone"].artificial_light_moves == 5
+    assert mine["light taken"].phase == "over" and all(p.revealed for p in mine["light taken"].pieces)
 
 
 @pytest.mark.parametrize(("cols", "rows"), SIZES)
@@ -312,21 +315,21 @@ def test_every_page_of_the_golden_games(cols: int, rows: int) -> None:
 def test_the_setup_pages_read_whole(first: str, second: str, cols: int, rows: int) -> None:
     """Issue 13 for the setup's pages (shown once a setup is done): the Clone, the counts and the problems whole."""
     for state in setup_states(first, second).values():
-        view = GAME.private_view(state, first)
+        view = GAME.own_view(state, first)
         _pages, text = check_pages(view, cols, rows)
-        setup = view["setup"]
-        if setup["clone"]:
+        setup = view.setup
+        if setup.clone:
             clone = CLONE.search(text)
-            assert clone and (FORMS[clone["taken"]], FORMS[clone["made"]]) == (setup["clone_from"], setup["clone"])
-        for problem in setup["problems"]:
+            assert clone and (FORMS[clone["taken"]], FORMS[clone["made"]]) == (setup.clone_from, setup.clone)
+        for problem in setup.problems:
             check_reads(problem, text, cols)
-        if setup["done"]:
+        if setup.done:
             assert "Ready: waiting for the other player" in text
 
 
 def test_the_flash_wraps_at_its_words_on_the_oled() -> None:
     """Issue 13: the flash sentence wraps at word boundaries, never cut; at 16×8 it takes several lines."""
-    view = GAME.private_view(power_states("Ann", "Bo")["annihilation"], "Ann")
+    view = GAME.own_view(power_states("Ann", "Bo")["annihilation"], "Ann")
     pages, _text = check_pages(view, 16, 8)
     assert pages[0][1:] == [
         "Bo's turn",
@@ -343,7 +346,7 @@ def test_the_flash_wraps_at_its_words_on_the_oled() -> None:
 @pytest.mark.parametrize(("cols", "rows"), SIZES)
 def test_the_pages_at_the_sizes_that_exist(cols: int, rows: int) -> None:
     """What each display shows of the example layout at the start of play, every piece whole ("Shadow", "12")."""
-    pages, _text = check_pages(GAME.private_view(started(), "Ann"), cols, rows)
+    pages, _text = check_pages(GAME.own_view(started(), "Ann"), cols, rows)
     lines = [line for page in pages for line in page]
     assert f" 2 Shadow{' ' * (cols - 14)}board" in lines
     if cols == 16:
@@ -358,11 +361,11 @@ def test_the_pages_at_the_sizes_that_exist(cols: int, rows: int) -> None:
 # -- the setup menu ------------------------------------------------------------------------------------------------
 
 
-def menu_marks(menu: SetupMenu, view: Mapping[str, Any]) -> list[str]:
+def menu_marks(menu: SetupMenu, view: QuinOwnView) -> list[str]:
     """What the header of `menu` may say besides the name (every form it may take)."""
     if menu.mode == MAIN:
-        pieces = view["pieces"]
-        return [f"Setup {sum(1 for p in pieces if p['identity'])}/{len(pieces)}"]
+        pieces = view.pieces
+        return [f"Setup {sum(1 for p in pieces if p.identity)}/{len(pieces)}"]
     if menu.mode == CLONE_FROM_LIST:
         return ["Clone from"]
     if menu.mode == CLONE_TO_LIST:
@@ -377,11 +380,11 @@ def menu_marks(menu: SetupMenu, view: Mapping[str, Any]) -> list[str]:
 REFUSED_MARKS = ["Refused", *(f"Refused {n}/{count}" for count in range(2, 12) for n in range(1, count + 1))]
 
 
-def walk(menu: SetupMenu, view: Mapping[str, Any], cols: int, rows: int) -> list[list[str]]:
+def walk(menu: SetupMenu, view: QuinOwnView, cols: int, rows: int) -> list[list[str]]:
     """The bodies of every screen of a list, the cursor pressed down once round it (and then some)."""
-    name = str(view["player"])
+    name = str(view.player)
     bodies = []
-    for _ in range(len(view["pieces"]) + 4):
+    for _ in range(len(view.pieces) + 4):
         screen = menu.lines(view, cols, rows)
         check_shape(screen, cols, rows)
         bodies.append(body_of(screen, name, cols, menu_marks(menu, view)))
@@ -391,7 +394,7 @@ def walk(menu: SetupMenu, view: Mapping[str, Any], cols: int, rows: int) -> list
     return bodies
 
 
-def every_list(view: Mapping[str, Any]) -> Iterator[SetupMenu]:
+def every_list(view: QuinOwnView) -> Iterator[SetupMenu]:
     """The main list, both Clone lists, a label's identities, and the place for every identity."""
     yield SetupMenu()
     yield SetupMenu(CLONE_FROM_LIST)
@@ -409,7 +412,7 @@ def test_every_list_of_the_setup_menu_reads_whole(first: str, second: str, cols:
     """Issue 13 for the setup menu: every label in the main list with all its digits, every identity whole or
     declared, every place whole, the Clone readable, and the header naming the player whole."""
     for moment, state in setup_states(first, second).items():
-        view = GAME.private_view(state, first)
+        view = GAME.own_view(state, first)
         if not in_setup(view):
             continue
         for menu in every_list(view):
@@ -419,11 +422,11 @@ def test_every_list_of_the_setup_menu_reads_whole(first: str, second: str, cols:
             if menu.mode == MAIN:
                 shown = {piece for body in bodies for piece in pieces_in(body, cols)}
                 assert sorted(shown) == expected_pieces(view), (moment, cols, rows)
-                setup = view["setup"]
-                if setup["clone"]:
+                setup = view.setup
+                if setup.clone:
                     clone = CLONE.search(text)
                     assert clone, text
-                    assert (FORMS[clone["taken"]], FORMS[clone["made"]]) == (setup["clone_from"], setup["clone"])
+                    assert (FORMS[clone["taken"]], FORMS[clone["made"]]) == (setup.clone_from, setup.clone)
                 assert "Finish setup" in text
             elif menu.mode in (CLONE_FROM_LIST, CLONE_TO_LIST):
                 shown_kinds = {FORMS[line[1:].strip()] for body in bodies for line in body if line.strip()}
@@ -446,18 +449,18 @@ def test_pressing_ok_alone_walks_the_setup_and_every_screen_on_the_way_reads_who
     player = "Maximiliana Rosenthal"
     menu = SetupMenu()
     for _ in range(55):
-        view = GAME.private_view(state, player)
+        view = GAME.own_view(state, player)
         screen = menu.lines(view, cols, rows)
         check_shape(screen, cols, rows)
         body = body_of(screen, player, cols, menu_marks(menu, view))
         check_no_cut_word(words(body), (player, "Bo"))
         for label, kind, _seen, place in pieces_in(body, cols):
-            piece = next(p for p in view["pieces"] if p["label"] == label)
-            assert (kind, place) == (piece["identity"], PLACES[piece["where"]])
+            piece = next(p for p in view.pieces if p.label == label)
+            assert (kind, place) == (piece.identity, PLACES[piece.where])
         menu, action = menu.press(view, "ok", cols, rows)
         if action is not None:
             state = act(state, action)
-    assert not in_setup(GAME.private_view(state, player))
+    assert not in_setup(GAME.own_view(state, player))
 
 
 # -- refusals ------------------------------------------------------------------------------------------------------
@@ -489,7 +492,7 @@ def test_a_refusal_is_wrapped_and_paged_never_cut(name: str, cols: int, rows: in
     """Issue 13: refusal sentences shown in the menu are wrapped, paged if needed, never cut."""
     sentences = refusal_sentences()
     assert len(sentences) >= 6 and any(len(s) > 3 * 16 for s in sentences)
-    view = GAME.private_view(named(name, "Bo" if name != "Bo" else "Ann"), name)
+    view = GAME.own_view(named(name, "Bo" if name != "Bo" else "Ann"), name)
     for sentence in sentences:
         menu = SetupMenu().refused(sentence)
         screens = []
@@ -513,10 +516,10 @@ def test_a_refusal_is_wrapped_and_paged_never_cut(name: str, cols: int, rows: in
 def test_below_16x4_nothing_private_is_drawn_and_no_key_chooses_blind(cols: int, rows: int) -> None:
     """Issue 13: rather than cut a line, a screen below 16×4 shows a neutral "Screen too small"."""
     assert cols < MIN_COLS or rows < MIN_ROWS
-    playing = GAME.private_view(started(), "Ann")
+    playing = GAME.own_view(started(), "Ann")
     assert pages_for(playing, cols, rows, quin_display) == [too_small(cols, rows)]
     assert quin_display.pages(playing, cols, rows) == [too_small(cols, rows)]
-    setting_up = GAME.private_view(named("Ann", "Bo"), "Ann")
+    setting_up = GAME.own_view(named("Ann", "Bo"), "Ann")
     menu = SetupMenu()
     assert menu.lines(setting_up, cols, rows) == too_small(cols, rows)
     for key in ("ok", "down", "ok", "ok", "back"):
@@ -571,9 +574,9 @@ def test_random_play_at_any_size_from_16x4(size: tuple[int, int], players: list[
         action = data.draw(st.sampled_from(GAME.legal_actions(state, state.turn)))
         state = act(state, action)
         for player in (first, second):
-            check_pages(GAME.private_view(state, player), cols, rows)
+            check_pages(GAME.own_view(state, player), cols, rows)
     for player in (first, second):
-        check_pages(GAME.private_view(state, player), cols, rows)
+        check_pages(GAME.own_view(state, player), cols, rows)
 
 
 @given(sizes, st.lists(st.integers(1, 999), min_size=17, max_size=17, unique=True), st.data())
@@ -582,12 +585,13 @@ def test_labels_of_any_length_keep_every_digit(size: tuple[int, int], labels: li
     """Issue 13: "a label must never lose a digit", for labels of one, two and three digits side by side."""
     cols, rows = size
     moment = data.draw(st.sampled_from(sorted(power_states("Ann", "Bo"))))
-    view = GAME.private_view(power_states("Ann", "Bo")[moment], "Ann")
-    new = {p["label"]: str(label) for p, label in zip(view["pieces"], labels, strict=True)}
-    view["pieces"] = [{**p, "label": new[p["label"]]} for p in view["pieces"]]
-    view["powers"]["memory_swaps_left"] = {new[k]: v for k, v in view["powers"]["memory_swaps_left"].items()}
+    view = GAME.own_view(power_states("Ann", "Bo")[moment], "Ann")
+    new = {p.label: str(label) for p, label in zip(view.pieces, labels, strict=True)}
+    swaps = {new[k]: v for k, v in view.powers.memory_swaps_left.items()}
+    pieces = tuple(replace(p, label=new[p.label]) for p in view.pieces)
+    view = replace(view, pieces=pieces, powers=replace(view.powers, memory_swaps_left=swaps))
     _pages, text = check_pages(view, cols, rows)
-    for label, left in view["powers"]["memory_swaps_left"].items():
+    for label, left in view.powers.memory_swaps_left.items():
         assert f"Memory {label} swaps" in text and str(left) in text
 
 
@@ -605,7 +609,7 @@ def test_any_keys_at_any_size_every_menu_screen_reads_whole(
     state = named(first, second)
     menu = SetupMenu()
     for key in keys:
-        view = GAME.private_view(state, first)
+        view = GAME.own_view(state, first)
         if not in_setup(view) and menu.mode != REFUSED:
             break
         screen = menu.lines(view, cols, rows)
@@ -615,8 +619,8 @@ def test_any_keys_at_any_size_every_menu_screen_reads_whole(
         if menu.mode != REFUSED:
             check_no_cut_word(words(body), players)
             for label, kind, _seen, place in pieces_in(body, cols):
-                piece = next(p for p in view["pieces"] if p["label"] == label)
-                assert (kind, place) == (piece["identity"], PLACES[piece["where"]])
+                piece = next(p for p in view.pieces if p.label == label)
+                assert (kind, place) == (piece.identity, PLACES[piece.where])
         menu, action = menu.press(view, key, cols, rows)
         if action is not None:
             try:

@@ -27,7 +27,7 @@ TONES = {"normal", "muted", "accent", "warn"}
 
 
 def page_of(state: QuinState, player: str) -> dict[str, Any]:
-    page = GAME.phone_page(GAME.private_view(state, player))
+    page = GAME.phone_page(GAME.own_view(state, player))
     assert page is not None
     return page
 
@@ -88,7 +88,7 @@ def test_a_whole_private_setup_done_only_by_tapping_the_page_reaches_ready(table
     order = data.draw(st.permutations(NAMES))
     for player in order:
         for _tap in range(200):
-            view = session.private_view(player)
+            view = session.own_view(player)
             if not display.in_setup(view):
                 break
             choices = page_of(session.state, player)["choices"]
@@ -102,7 +102,8 @@ def test_a_whole_private_setup_done_only_by_tapping_the_page_reaches_ready(table
             except RuleError as refused:
                 raise AssertionError(f"the page offered {choice['label']!r}, refused: {refused}") from None
             check_page(session.state, player)
-        assert session.private_view(player)["setup"] is None or session.private_view(player)["setup"]["done"]
+        setup = session.own_view(player).setup
+        assert setup is None or setup.done
     assert session.state.phase == "play", "both sides set up by their pages alone: play begins"
 
 
@@ -144,7 +145,8 @@ def test_a_game_without_private_views_has_no_phone_page() -> None:
     """A game with no display module has nothing private for a phone: None (the panel offers no codes)."""
     from companion.games import game
 
-    assert game("quintet").phone_page({"player": ANN}) is None
+    quintet = game("quintet")
+    assert quintet.phone_page(quintet.own_view(quintet.setup(Options.for_names(ANN, BO)), ANN)) is None
 
 
 def test_the_clone_offers_only_real_changes_and_the_notice_names_the_next_step() -> None:
@@ -163,7 +165,7 @@ def test_the_clone_offers_only_real_changes_and_the_notice_names_the_next_step()
     assert page["notice"].startswith("Next: your Clone.")
     session = Session.start(Store.in_memory(), "quin", Options((Player(ANN, "#e53935"), Player(BO, "#1e88e5")), {}))
     session.act(page["choices"][0]["action"])
-    page = GAME.phone_page(session.private_view(ANN))
+    page = GAME.phone_page(session.own_view(ANN))
     assert page is not None and page["notice"].startswith("Next: label 1.")
     assert page["choices"][0]["label"].startswith("1 is ")
 

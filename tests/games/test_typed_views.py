@@ -17,6 +17,7 @@ from types import MappingProxyType
 import pytest
 
 from companion.game import GameView
+from tests.games.data import screens_before_typed as screens
 from tests.games.data.views_before_typed import SAVED, fingerprint, views_along
 from tests.support.golden import game_of, scripts
 
@@ -29,6 +30,18 @@ BEFORE = json.loads(SAVED.read_text(encoding="utf-8"))
 @pytest.mark.parametrize("path", scripts(), ids=lambda p: p.stem)
 def test_every_view_along_every_golden_script_is_the_json_it_was(path: Path) -> None:
     assert [fingerprint(views) for views in views_along(path)] == BEFORE[path.stem]
+
+
+SCREENS_BEFORE = json.loads(screens.SAVED.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("path", scripts(), ids=lambda p: p.stem)
+def test_every_players_display_and_phone_show_what_they_showed_from_the_json(path: Path) -> None:
+    """"Presenters, the display renderer and the phone page read fields; JSON appears only at the edges": the
+    displays and phones now lay out the typed own view, and every screen and page is what it was from the JSON
+    (`data/screens-before-typed.json`): the bytes a display is sent are the same."""
+    typed = screens.screens_along(path, lambda session, player: session.own_view(player))
+    assert [screens.fingerprint(step) for step in typed] == SCREENS_BEFORE[path.stem]
 
 
 def _frozen(value: object) -> bool:

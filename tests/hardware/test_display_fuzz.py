@@ -230,7 +230,7 @@ def rig(tmp_path: Path) -> Iterator[Rig]:
 
 def screens_of(session: Session, player: str, core: DisplayCore) -> list[str]:
     """What `player`'s display may show now: their game's menu (no key pressed yet), or their view's pages."""
-    view, shows = session.private_view(player), session.game.display
+    view, shows = session.own_view(player), session.game.display
     menu = shows.menu_for(view, None) if shows is not None else None
     if menu is not None:
         return ["\n".join(menu.lines(view, core.cols, core.rows))]

@@ -213,7 +213,7 @@ def pairing_code(board: FirmwareDisplay) -> str:
 
 def first_screen(session: Session, player: str, menu: SetupMenu | None = None) -> list[str]:
     """What `player`'s display shows first: their setup menu while it is up, else their first page."""
-    view = session.private_view(player)
+    view = session.own_view(player)
     shown = menu_for(view, menu)
     if shown is not None:
         return fitted(shown.lines(view, COLS, ROWS))
@@ -335,7 +335,7 @@ def test_keys_on_the_board_do_anns_whole_private_setup(
     def press(key: str) -> None:
         """Press `key` on the board; the OLED must then show what the setup menu says, once the hub has played."""
         nonlocal menu
-        view = session.private_view(ANN)
+        view = session.own_view(ANN)
         shown = menu_for(view, menu)
         assert shown is not None
         menu, action = shown.press(view, key, COLS, ROWS)
@@ -359,7 +359,7 @@ def test_keys_on_the_board_do_anns_whole_private_setup(
     press("down")  # round to the top
     assert session.moves == ()
     presses = 0
-    while in_setup(session.private_view(ANN)):
+    while in_setup(session.own_view(ANN)):
         press("ok")
         presses += 1
         if presses == 12:
@@ -389,7 +389,7 @@ def test_every_page_of_every_quin_state_and_the_pictures(
     def every_page(name: str, shot: Callable[[Page], bool]) -> None:
         """Turn through every page of Ann's view with the down key, each as the host renders it."""
         nonlocal page
-        pages = [fitted(lines) for lines in pages_for(session.private_view(ANN), COLS, ROWS, quin_display)]
+        pages = [fitted(lines) for lines in pages_for(session.own_view(ANN), COLS, ROWS, quin_display)]
         page = min(page, len(pages) - 1)  # the hub keeps the page a display was on, if it still has it
         assert board.wait_for(lambda b: b.screen() == pages[page]), (board.screen(), pages[page])
         taken = False

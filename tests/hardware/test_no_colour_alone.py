@@ -35,7 +35,7 @@ def test_no_phone_page_of_any_golden_game_carries_a_colour(tmp_path: Path) -> No
             session: Session = golden.play(store, path)
             while True:
                 for player in session.options.names:
-                    page = json.dumps(entry.phone_page(session.private_view(player)))
+                    page = json.dumps(entry.phone_page(session.own_view(player)))
                     assert "colour" not in page and not HEX.search(page), (path.stem, player)
                 if not session.undo():
                     break

@@ -56,7 +56,7 @@ def saved_page(db: Path, game: int) -> dict[str, Any] | None:
     if not db.exists():
         return None
     with Store.read(db) as store:
-        return phone_page(Session.load(store, game).private_view("Ann"))
+        return phone_page(Session.load(store, game).own_view("Ann"))
 
 
 @pytest.mark.slow

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import Any, TypeGuard
 
 from companion import codec
 from companion.game import Action
@@ -97,28 +97,19 @@ UNKNOWN = "?"
 # -- the view ---------------------------------------------------------------------------------
 
 OwnView = QuinOwnView | NotPlaying
-"""What this module draws: a player's own view, typed (`companion.games.quin.views`)."""
-
-
-def own(view: OwnView | Mapping[str, Any]) -> OwnView:
-    """`view` typed: a typed view as it is; its JSON (a script's, a saved page's) read back through the codec."""
-    if not isinstance(view, Mapping):
-        return view
-    read_back: Any = codec.from_json  # typed for actions and events; a view's JSON reads back the same way
-    return cast(OwnView, read_back(NotPlaying if "error" in view else QuinOwnView, view))
+"""What this module draws: a player's own view, typed (`companion.games.quin.views`), read field by field."""
 
 
 # -- the pages ------------------------------------------------------------------------------
 
 
-def pages(view: OwnView | Mapping[str, Any], cols: int, rows: int) -> list[Page]:
+def pages(view: OwnView, cols: int, rows: int) -> list[Page]:
     """A Quin private view on a `cols`×`rows` screen, a header naming the player on every page."""
     if is_too_small(cols, rows):
         return [too_small(cols, rows)]
-    seen = own(view)
-    if isinstance(seen, NotPlaying):
-        return paginate(seen.player, [seen.error], cols, rows)
-    return paginate(seen.player, _body(seen, cols), cols, rows)
+    if isinstance(view, NotPlaying):
+        return paginate(view.player, [view.error], cols, rows)
+    return paginate(view.player, _body(view, cols), cols, rows)
 
 
 def short_kind(kind: str, room: int) -> str:
@@ -183,9 +174,7 @@ def _whose_turn(view: QuinOwnView, *, setting_up: str = "Setting up", theirs: st
         return "Game over"
     if phase == SETUP:
         return setting_up
-    if turn is None:
-        return "Waiting"
-    return "Your turn" if turn == view.player else theirs.format(turn)
+    return "Your turn" if turn == view.player else theirs.format(turn)  # in play there is always a turn
 
 
 def _powers(view: QuinOwnView, cols: int) -> list[Block]:
@@ -195,8 +184,7 @@ def _powers(view: QuinOwnView, cols: int) -> list[Block]:
     lines.append(name_value(names, str(view.artificial_light_moves), cols))
     if powers.time in ("ready", "used"):
         lines.append(name_value("Time", powers.time, cols))
-    if powers.totem:
-        lines.append(name_value("Totem", powers.totem, cols))
+    lines.append(name_value("Totem", powers.totem, cols))  # every side has a Totem: "ready" or "used"
     for label, left in powers.memory_swaps_left.items():
         lines.append(name_value(f"Memory {label} swaps", str(left), cols))
     return lines
@@ -207,10 +195,8 @@ def _setup_left(setup: SetupSeen, cols: int) -> list[Block]:
     if setup.done:
         lines.append("Ready: waiting for the other player")
     clone, source = setup.clone, setup.clone_from
-    if clone and source:
+    if clone and source:  # the Clone is chosen as a pair: the face it replaces and what it becomes
         lines.append(clone_lines(source, clone, cols))
-    elif clone:
-        lines.append(f"Clone: {clone}")
     else:
         lines.append("Clone: not chosen")
     board, zero_g = f"{setup.on_board}/{STARTING_POINTS}", f"{setup.on_zero_g}/{ZERO_G_AT_START}"
@@ -233,8 +219,6 @@ def _setup_left(setup: SetupSeen, cols: int) -> list[Block]:
 
 
 def _pieces_lines(pieces: Sequence[OwnPiece], cols: int) -> list[Block]:
-    if not pieces:
-        return []
     width = max(len(p.label) for p in pieces)
     return [piece_lines(piece, cols, width) for piece in pieces]
 
@@ -242,15 +226,12 @@ def _pieces_lines(pieces: Sequence[OwnPiece], cols: int) -> list[Block]:
 # -- the setup menu -------------------------------------------------------------------------
 
 
-def in_setup(view: OwnView | Mapping[str, Any] | None) -> bool:
+def in_setup(view: OwnView | None) -> TypeGuard[QuinOwnView]:
     """True while `view` is a private view whose player has their setup still to finish."""
-    if view is None:
-        return False
-    seen = own(view)
-    return isinstance(seen, QuinOwnView) and seen.phase == SETUP and seen.setup is not None and not seen.setup.done
+    return isinstance(view, QuinOwnView) and view.phase == SETUP and view.setup is not None and not view.setup.done
 
 
-def menu_for(view: OwnView | Mapping[str, Any], menu: Menu | None) -> SetupMenu | None:
+def menu_for(view: OwnView, menu: Menu | None) -> SetupMenu | None:
     """The setup menu while the setup is unfinished (or a refusal is still to be read); else None, the pages."""
     mine = menu if isinstance(menu, SetupMenu) else None
     if mine is not None and mine.mode == REFUSED:
@@ -288,29 +269,22 @@ class SetupMenu:
 
     # -- keys -------------------------------------------------------------------------------
 
-    def press(
-        self, view: OwnView | Mapping[str, Any], key: str, cols: int = 20, rows: int = 4
-    ) -> tuple[SetupMenu, Action | None]:
+    def press(self, view: OwnView, key: str, cols: int = 20, rows: int = 4) -> tuple[SetupMenu, Action | None]:
         """The menu after `key`, and the action to play if the key confirmed one.
 
         On a screen too small to show the menu, keys do nothing: no choice is made blind.
         """
         if is_too_small(cols, rows):
             return self, None
-        seen = own(view)
         if self.mode == REFUSED:
             if key in OK | BACK:
                 return (self.retry or SetupMenu()), None
-            player = seen.player
-            count = len(text_pages(player, "Refused", self.refusal or "", cols, rows))
+            count = len(text_pages(view.player, "Refused", self.refusal or "", cols, rows))
             step = -1 if key in UP else 1 if key in DOWN else 0
             return replace(self, page=min(max(self.page + step, 0), count - 1)), None
-        if not isinstance(seen, QuinOwnView) or not in_setup(seen) or key not in MENU_KEYS:
+        if not in_setup(view) or key not in MENU_KEYS:
             return self, None
-        view = seen
-        items = self._items(view, cols - 1)
-        if not items:
-            return self, None
+        items = self._items(view, cols - 1)  # never empty: every list has its items, the main list Finish setup
         cursor = self._cursor(view, items)
         if key in UP | DOWN:
             step = -1 if key in UP else 1
@@ -326,18 +300,16 @@ class SetupMenu:
 
     # -- drawing ----------------------------------------------------------------------------
 
-    def lines(self, view: OwnView | Mapping[str, Any], cols: int, rows: int) -> Page:
+    def lines(self, view: OwnView, cols: int, rows: int) -> Page:
         """The screen for `view`: exactly `rows` lines of at most `cols` characters."""
         if is_too_small(cols, rows):
             return too_small(cols, rows)
-        seen = own(view)
-        player = seen.player
+        player = view.player
         if self.mode == REFUSED:
             shown = text_pages(player, "Refused", self.refusal or "", cols, rows)
             return shown[min(self.page, len(shown) - 1)]
-        if not isinstance(seen, QuinOwnView) or not in_setup(seen):
+        if not in_setup(view):
             return fit([player, "Setup finished."], cols, rows)
-        view = seen
         items = self._items(view, cols - 1)
         texts = [text for text, _choice in items]
         return menu_page(player, self._mark(view), texts, self._cursor(view, items), cols, rows)
@@ -525,7 +497,7 @@ PHONE_PLACES: Mapping[str, str] = {
 """Where a piece is, as the phone page says it (there is room for words there)."""
 
 
-def phone_page(view: OwnView | Mapping[str, Any]) -> dict[str, Any]:
+def phone_page(view: OwnView) -> dict[str, Any]:
     """A Quin private view as a phone page (the structure of ``hardware.phones``): richer than a small display.
 
     Sections: the player's pieces (label, identity, where, moves, whether the
@@ -537,12 +509,10 @@ def phone_page(view: OwnView | Mapping[str, Any]) -> dict[str, Any]:
     identity still lacking and place with room; *Take back* for each label
     given one; *Finish setup* once every label has one. The `notice` names the
     next step, and the page draws the choices right under it.
-    Everything comes from `view`, the player's own private view.
+    Everything comes from `view`, the player's own view (typed: its fields are read, never its JSON).
     """
-    seen = own(view)
-    if isinstance(seen, NotPlaying):
-        return {"title": "Quin", "status": "", "notice": seen.error, "sections": [], "choices": []}
-    view = seen
+    if isinstance(view, NotPlaying):
+        return {"title": "Quin", "status": "", "notice": view.error, "sections": [], "choices": []}
     player = view.player
     pieces = view.pieces
     setting_up = in_setup(view)
@@ -612,8 +582,7 @@ def _phone_powers(view: QuinOwnView) -> list[dict[str, str]]:
     rows = [_row(f"{ARTIFICIAL_LIGHT} moves", str(view.artificial_light_moves))]
     if powers.time in ("ready", "used"):  # "none": no Time on the board, nothing to tell
         rows.append(_row("Time", powers.time))
-    if powers.totem:
-        rows.append(_row("Resurrection Totem", powers.totem, "muted" if powers.totem == "used" else "normal"))
+    rows.append(_row("Resurrection Totem", powers.totem, "muted" if powers.totem == "used" else "normal"))
     for label, left in powers.memory_swaps_left.items():
         rows.append(_row(f"Memory {label}", f"{left} {'swap' if left == 1 else 'swaps'} left"))
     return rows
