@@ -7,9 +7,11 @@ sideways scrolling [...] The audit prints what it checked (states × checks) and
 widget and its text." Issue 28: "the layout audit checks that every player-coloured widget also carries a
 text cue".
 
-The checks are `tests/support/layout_audit.py`; this file drives the real app through the states. Every
-finding is written to build/layout-audit.txt, the five states with the most findings are saved as
-build/screenshots/audit-*.png. Findings already known (and being fixed) are in `KNOWN_FINDINGS`, each with
+The checks are `tests/support/layout_audit.py`; this file drives the real app through the states, in three
+shards that the test workers take in parallel: the tables, Home and the large screen here, the golden scripts of
+Quark in `test_layout_audit_quark.py` and of the other four games in `test_layout_audit_golden.py`. Each shard
+writes every finding to build/layout-audit-<shard>.txt and saves its five states with the most findings as
+build/screenshots/audit-<shard>-*.png. Findings already known (and being fixed) are in `KNOWN_FINDINGS`, each with
 its owner; the test fails on any other finding, and on a known one that no longer occurs (the list only
 shrinks).
 """
@@ -49,7 +51,6 @@ from tests.support.layout_audit import (
 pytestmark = pytest.mark.ui
 
 BUILD = Path(__file__).resolve().parents[2] / "build"
-REPORT = BUILD / "layout-audit.txt"
 SCREENSHOTS = BUILD / "screenshots"
 SMALL, LARGE = (800, 480), (1280, 800)
 LONGEST_NAME = 16
@@ -68,6 +69,7 @@ class Known:
     widget: str  # matched against `Finding.where`: "Class#kv_id 'text'", "Class 'text'" or "Class"
     what: str
     owner: str
+    shard: str  # the shard that finds it: "tables", "quark" or "golden"
 
     def matches(self, finding: Finding) -> bool:
         return bool(
@@ -391,18 +393,37 @@ def drawing(window: Any) -> Iterator[None]:
         _stop_drawing = before
 
 
-@pytest.mark.timeout(600)
-def test_layout_audit(ui: Any, tmp_path: Path) -> None:
-    """Issue 21: "The audit prints what it checked (states × checks) and fails naming the screen, the widget
-    and its text." Every finding not in `KNOWN_FINDINGS` fails it, and so does a known one no longer found."""
+Part = Callable[["Auditor", Path], None]
+
+GOLDEN_SHARDS = {"quark": ("quark",), "golden": ("quintet", "quin", "quantum-link", "quinque")}
+"""Which games' golden scripts each golden shard walks (Quark's are the longest, a shard alone)."""
+
+
+def test_every_game_s_golden_scripts_are_in_one_shard() -> None:
+    """A game added later is audited too: its golden scripts belong to exactly one shard."""
+    sharded = [g for games in GOLDEN_SHARDS.values() for g in games]
+    assert sorted(sharded) == sorted(game_names())
+
+
+def run_audit(ui: Any, tmp_path: Path, shard: str, parts: Iterable[Part]) -> None:
+    """Walk `parts` with one auditor and report them as `shard`: fails on any finding not known for this shard,
+    and on a known one of this shard no longer found."""
     started = time.monotonic()
     auditor = Auditor(ui)
     with not_drawing(ui.window):
-        for part in (golden_states, table_sizes, home_states, large_screen):
+        for part in parts:
             t0, s0 = time.monotonic(), auditor.states
             part(auditor, tmp_path)
-            print(f"{part.__name__}: {auditor.states - s0} states, {time.monotonic() - t0:.1f} s", flush=True)
-    report(auditor, time.monotonic() - started)
+            print(f"{getattr(part, '__name__', part)}: {auditor.states - s0} states, {time.monotonic() - t0:.1f} s")
+    report(auditor, time.monotonic() - started, shard)
+
+
+@pytest.mark.timeout(600)
+def test_layout_audit(ui: Any, tmp_path: Path) -> None:
+    """Issue 21: "The audit prints what it checked (states × checks) and fails naming the screen, the widget
+    and its text." Every finding not in `KNOWN_FINDINGS` fails it, and so does a known one no longer found.
+    This shard: each game at each table size, Home and its popups, and the large screen."""
+    run_audit(ui, tmp_path, "tables", (table_sizes, home_states, large_screen))
 
 
 def _only(name: str) -> bool:
@@ -411,16 +432,21 @@ def _only(name: str) -> bool:
     return not wanted or wanted in name
 
 
-def golden_states(auditor: Auditor, tmp_path: Path) -> None:
-    """Every game's golden scripts on the real screen at 800×480: every state of the shortest script of each game
-    (with its Menu and popups), every `EVERY`th of the others, and the shortest again with the longest names."""
-    for game in game_names():
-        scripts = sorted(golden.scripts(game), key=lambda p: len(golden.read(p).lines))
-        for n, path in enumerate(scripts):
-            if _only(path.stem):
-                auditor.golden_script(path, every=1 if n == 0 else EVERY, menus=n == 0)
-        if _only(scripts[0].stem):
-            auditor.golden_script(scripts[0], every=3, names=LONG_NAMES)
+def golden_states(*games: str) -> Part:
+    """Every golden script of `games` on the real screen at 800×480: every state of the shortest script of each
+    game (with its Menu and popups), every `EVERY`th of the others, and the shortest again with the longest
+    names."""
+
+    def golden_states(auditor: Auditor, tmp_path: Path) -> None:
+        for game in games:
+            scripts = sorted(golden.scripts(game), key=lambda p: len(golden.read(p).lines))
+            for n, path in enumerate(scripts):
+                if _only(path.stem):
+                    auditor.golden_script(path, every=1 if n == 0 else EVERY, menus=n == 0)
+            if _only(scripts[0].stem):
+                auditor.golden_script(scripts[0], every=3, names=LONG_NAMES)
+
+    return golden_states
 
 
 def table_sizes(auditor: Auditor, tmp_path: Path) -> None:
@@ -476,22 +502,23 @@ def _renamed(text: str, names: dict[str, str]) -> str:
     return text
 
 
-def report(auditor: Auditor, seconds: float) -> None:
+def report(auditor: Auditor, seconds: float, shard: str) -> None:
     findings = auditor.findings
     unique: dict[tuple[str, ...], list[Finding]] = defaultdict(list)
     for finding in findings:
         unique[finding.key].append(finding)
+    known = [k for k in KNOWN_FINDINGS if k.shard == shard]
     known_used: Counter[int] = Counter()
     new: list[list[Finding]] = []
     for group in unique.values():
-        hit = next((i for i, k in enumerate(KNOWN_FINDINGS) if k.matches(group[0])), None)
+        hit = next((i for i, k in enumerate(known) if k.matches(group[0])), None)
         if hit is None:
             new.append(group)
         else:
             known_used[hit] += 1
-    stale = [k for i, k in enumerate(KNOWN_FINDINGS) if not known_used[i]]
+    stale = [k for i, k in enumerate(known) if not known_used[i]]
     lines = [
-        f"layout audit: {auditor.states} states × {len(CHECKS)} checks, {len(findings)} findings "
+        f"layout audit ({shard}): {auditor.states} states × {len(CHECKS)} checks, {len(findings)} findings "
         f"({len(unique)} distinct, {len(new)} not known), {seconds:.0f} s",
         "surfaces checked: " + ", ".join(f"{name} ×{n}" for name, n in sorted(auditor.surfaces.items())),
         "",
@@ -509,14 +536,14 @@ def report(auditor: Auditor, seconds: float) -> None:
                 lines.append(f"      also: {shown}{f' and {len(texts) - 8} more' if len(texts) > 8 else ''}")
         lines.append("")
     BUILD.mkdir(exist_ok=True)
-    REPORT.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (BUILD / f"layout-audit-{shard}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     worst = auditor.worst_five()
-    for old in SCREENSHOTS.glob("audit-[0-9].png"):
+    for old in SCREENSHOTS.glob(f"audit-{shard}-[0-9].png"):
         old.unlink()
     for rank, (_, _, shot) in enumerate(worst, start=1):
-        shot.replace(SCREENSHOTS / f"audit-{rank}.png")
+        shot.replace(SCREENSHOTS / f"audit-{shard}-{rank}.png")
     for rank, (count, state, _) in enumerate(worst, start=1):
-        print(f"audit-{rank}.png: {count} kinds of finding in {state}")
+        print(f"audit-{shard}-{rank}.png: {count} kinds of finding in {state}")
     print(lines[0])
     problems = [f"{g[0].line()}  ×{len(g)}" for g in new] + [f"stale known finding: {k}" for k in stale]
     assert not problems, "\n".join(problems)
