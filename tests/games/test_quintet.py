@@ -849,3 +849,22 @@ def test_the_rules_module_named_directly_refuses_what_the_engine_keeps_from_it()
         rules.evolve(state, PlayerLeft("Ann"))
     with pytest.raises(UnknownEvent, match=r"^Quintet does not know the event .*Stray"):
         views.tell(Stray(), state)
+
+
+def test_the_last_to_roll_in_the_opening_leaves_and_the_highest_so_far_sets_the_circle():
+    """RULINGS: "a tie goes to the first to roll the highest total"; a leave "at any moment": the opening
+    is decided among those who rolled."""
+    game = Game("Ann", "Bo", "Cy")
+    game.roll(2, 3)  # Ann
+    game.roll(4, 4)  # Bo
+    game.act({"type": "leave", "player": "Cy"})
+    assert (game.state.phase, game.state.first, game.state.current) == (CIRCLE, "Bo", "Bo")
+
+
+def test_a_leaver_whose_turn_it_was_to_roll_on_passes_it_to_the_next_still_to_roll():
+    """Rolling on goes round the seats "until all players have 'rolled on'"; the leaver's turn passes on."""
+    game = opened("Ann", "Bo", "Cy")
+    game.act({"type": "set_circle", "order": ["Ann", "Bo", "Cy"]})
+    game.roll(3, 4)  # Ann
+    game.act({"type": "leave", "player": "Bo"})
+    assert (game.state.phase, game.state.current) == (ROLLING_ON, "Cy")
