@@ -694,6 +694,9 @@ def test_a_stored_event_the_counts_cannot_carry_out_changes_only_what_it_can() -
     no_row = with_deck(state, "baryon", row=0)
     created = GAME.evolve(no_row, Created("Ann", "baryon", points=3, decayed=0, transform=None))
     assert (seat(created, "Ann").baryons, seat(created, "Ann").particle_points) == (0, 0)  # no card to take
+    no_protons = replace(state, bank_protons=0)
+    proton = GAME.evolve(no_protons, Created("Ann", "proton", points=0, decayed=0, transform=None))
+    assert (seat(proton, "Ann").protons, proton.bank_protons) == (0, 0)  # no token to take
 
 
 def test_the_only_player_left_is_told_they_win() -> None:

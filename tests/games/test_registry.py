@@ -19,6 +19,12 @@ def test_an_unknown_name_gets_one_sentence_naming_the_games() -> None:
             question("chess")
 
 
+def test_a_game_of_this_folder_tells_its_facts_and_settings_without_its_rules() -> None:
+    """Listing the games "reads only each package's Facts": the title and the settings come from the package."""
+    assert facts("quantum-link").title == "Quantum Link"
+    assert settings_module("quantum-link").__name__ == "companion.games.quantum_link.settings"
+
+
 def test_a_registered_game_is_asked_like_the_games_of_this_folder() -> None:
     """Pig (tests/sixth_game) is registered from outside: its facts and settings come from its own package."""
     entry = register("tests.sixth_game")
