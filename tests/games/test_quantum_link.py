@@ -9,7 +9,18 @@ from typing import Any
 import pytest
 
 from companion.dice import RandomDice
-from companion.game import TIE, Action, ChooseFirst, Event, Options, RuleError, SetupError
+from companion.game import (
+    TIE,
+    Action,
+    ChooseFirst,
+    Event,
+    Leave,
+    Options,
+    PlayerLeft,
+    RuleError,
+    SetupError,
+    UnknownEvent,
+)
 from companion.games import game
 from companion.games.quantum_link import rules as ql
 from companion.games.quantum_link import settings, views
@@ -600,3 +611,30 @@ def test_a_player_without_dice_may_only_pass_and_nobody_may_act_after_the_end() 
     assert GAME.legal_actions(state, "Ann") == [Pass("Ann")]
     state = play(state, "Ann", "Bo")
     assert GAME.legal_actions(state, "Ann") == GAME.legal_actions(state, "Bo") == []
+
+
+# -- the rules module on its own: empty cells, and messages it never makes ----------------------
+
+
+class Stray(Event):
+    """An event no game makes: what a programming error would hand a game."""
+
+    type = "stray"
+
+
+def test_an_empty_cell_has_no_friends_and_is_not_dead() -> None:
+    """Friendly dice are counted around a die; an empty cell has none, and is still open to any die: not dead."""
+    state = play(new(), ("Ann", (0, 0), 1))
+    assert ql.friends(state, (1, 0)) == 0
+    assert not ql.dead(state, (1, 0))
+    assert not ql.scoring(state, (1, 0))
+
+
+def test_the_rules_module_named_directly_refuses_what_the_engine_keeps_from_it() -> None:
+    """The engine answers `leave` and `player_left` itself; the rules module handed them says it has none."""
+    with pytest.raises(RuleError, match=r"^Quantum Link has no action 'leave'\.$"):
+        ql.decide(new(), Leave("Ann"), DICE)
+    with pytest.raises(UnknownEvent, match=r"^Quantum Link does not know the event PlayerLeft"):
+        ql.evolve(new(), PlayerLeft("Ann"))
+    with pytest.raises(UnknownEvent, match=r"^Quantum Link does not know the event Stray"):
+        views.tell(Stray(), new())

@@ -8,16 +8,19 @@ from typing import Any
 import pytest
 
 from companion.dice import RandomDice
-from companion.engine import RegisteredGame
-from companion.game import Event, Options, RuleError, SetupError
+from companion.engine import RegisteredGame, told_first
+from companion.game import Event, FirstPlayerChosen, Leave, Options, PlayerLeft, RuleError, SetupError, UnknownEvent
 from companion.games import game
-from companion.games.quark import views
+from companion.games.quark import rules, views
 from companion.games.quark.rules import (
     Annihilate,
     Create,
+    Created,
     Decay,
+    Decayed,
     DiscardDraw,
     Draw,
+    Drew,
     EndTriggered,
     EndTurn,
     Transform,
@@ -668,3 +671,59 @@ def test_every_event_reads_as_a_sentence() -> None:
     assert views.describe(ended) == "Ann ends the turn with 5 cards; Bo is next."
     [drew] = decide(state, {"type": "discard_draw", "player": "Ann", "from": ["row", "blind"]})
     assert views.describe(drew) == "Ann discards one card and draws two (row and blind)."
+
+
+# -- evolve never fails on a stored event, and the table reads every event ------------------------
+
+
+class Stray(Event):
+    """An event no game makes: what a programming error would hand a game."""
+
+    type = "stray"
+
+
+def test_a_stored_event_the_counts_cannot_carry_out_changes_only_what_it_can() -> None:
+    """RULINGS: "Every card of the game stays counted"; evolve "never fails on an event decide made;
+    amounts never go below zero", even where a file's counts and its events disagree."""
+    state = with_seat(start(2), "Ann", hand=0)
+    decayed = GAME.evolve(state, Decayed("Ann", energy=1))
+    assert (seat(decayed, "Ann").hand, seat(decayed, "Ann").decayed) == (0, 0)  # no card to decay
+    assert seat(decayed, "Ann").energy == seat(state, "Ann").energy + 1  # the bank's token was still paid
+    emptied = with_deck(state, "quark", deck=0)
+    assert seat(GAME.evolve(emptied, Drew("Ann", "blind")), "Ann").hand == 0  # no card to draw
+    no_row = with_deck(state, "baryon", row=0)
+    created = GAME.evolve(no_row, Created("Ann", "baryon", points=3, decayed=0, transform=None))
+    assert (seat(created, "Ann").baryons, seat(created, "Ann").particle_points) == (0, 0)  # no card to take
+    no_protons = replace(state, bank_protons=0)
+    proton = GAME.evolve(no_protons, Created("Ann", "proton", points=0, decayed=0, transform=None))
+    assert (seat(proton, "Ann").protons, proton.bank_protons) == (0, 0)  # no token to take
+
+
+def test_the_only_player_left_is_told_they_win() -> None:
+    """RULINGS: "Whenever one player remains, that player wins"; the log says so when the last but one leaves."""
+    state = act(start(3), type="leave", player="Ann")
+    state = GAME.evolve(state, PlayerLeft("Bo"))
+    told = GAME.tell(PlayerLeft("Bo"), state)
+    assert told.endswith(" Cy is the only player left and wins!")
+
+
+def test_who_starts_is_told_how_they_were_chosen_in_the_log_and_in_a_preview() -> None:
+    """The words every game uses for ChooseFirst, in the log (tell) and on the screen's preview (describe)."""
+    chosen = FirstPlayerChosen("Cy", "Ann", "table")
+    assert views.describe(chosen) == views.tell(chosen, start(3)) == told_first(chosen)
+
+
+def test_an_end_atom_the_table_does_not_know_is_named_without_numbers() -> None:
+    """ "A player creates Lithium": read with another table's atoms, the end names the atom as created."""
+    trigger = EndTriggered("Ann", "atom", atom="Carbon")
+    assert views.end_sentence(trigger) == "Ann created Carbon"
+
+
+def test_the_rules_module_named_directly_refuses_what_the_engine_keeps_from_it() -> None:
+    """The engine answers `leave` and `player_left` itself; the rules module handed them says it has none,
+    and the table reads nothing for an event Quark never makes."""
+    with pytest.raises(RuleError, match=r"^Quark has no action 'leave'\.$"):
+        rules.decide(start(2), Leave("Ann"), DICE)
+    with pytest.raises(UnknownEvent, match=r"^Quark does not know the event PlayerLeft"):
+        rules.evolve(start(2), PlayerLeft("Ann"))
+    assert views.describe(Stray()) == ""

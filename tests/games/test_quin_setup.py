@@ -293,3 +293,38 @@ def test_a_dealt_layout_is_always_legal_and_stays_open(seed):
 
 def test_setup_done_flag_must_be_a_boolean():
     refused(new_game(), {**example_setup(ANN), "done": "yes"}, '"done" must be true')
+
+
+# -- the helpers and the rules module named directly -------------------------------------------------
+
+
+def test_a_dealt_layout_keeps_the_clone_it_is_given():
+    """Rules: "Choose what piece your Clone will become"; a layout dealt for a chosen Clone keeps it."""
+    import random
+
+    from companion.games.quin.examples import dealt_setup
+    from companion.games.quin.pieces import DEFAULT_ADJUSTABLE
+
+    dealt = dealt_setup(ANN, DEFAULT_ADJUSTABLE, random.Random(1), clone=(MEMORY, VOID))
+    assert dealt["clone"] == {"from": MEMORY, "to": VOID}
+    state = act(new_game(), dealt)
+    assert GAME.private_view(state, ANN)["setup"]["problems"] == []
+
+
+def test_a_pieces_setting_that_names_no_piece_is_refused_with_its_name():
+    """RULINGS: "The last four counts must add up to 9; the config may change them": only those four, by name."""
+    from companion.games.quin.pieces import parse_kind
+
+    assert parse_kind(3) is None
+    with pytest.raises(SetupError, match=r"may set only Reflector, Memory, Peripheral and Void; 3 is not one of them"):
+        new_game(pieces={3: 2})
+
+
+def test_a_setup_event_of_play_is_not_the_private_setups():
+    """The private setup's evolve knows only its own five events; a step of play handed to it is a programming error."""
+    from companion.game import UnknownEvent
+    from companion.games.quin.private_setup import evolve_setup
+    from companion.games.quin.rules import Passed
+
+    with pytest.raises(UnknownEvent, match=r"^Quin does not know the event Passed"):
+        evolve_setup(new_game(), Passed(ANN))

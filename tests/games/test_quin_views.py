@@ -134,3 +134,31 @@ def test_public_events_tell_what_happened_but_not_what_a_piece_is():
 def test_news_tells_each_step_of_a_turn():
     state = act(started(), {"type": "swap", "player": ANN, "memory": "6", "with": "2"})
     assert [news(state, step) for step in state.this_turn.steps] == ["Ann made a Memory swap: 2 and 6 swapped places."]
+
+
+# -- names and messages the game does not know --------------------------------------------------------
+
+
+def test_a_name_not_at_the_table_may_do_nothing():
+    """Only the two players at the table act; anyone else is offered no action, in setup or in play."""
+    assert GAME.legal_actions(new_game(), "Zed") == []
+    assert GAME.legal_actions(started(), "Zed") == []
+
+
+def test_the_rules_module_named_directly_refuses_what_the_engine_keeps_from_it():
+    """The engine answers `leave` and `player_left` itself; the rules module handed them says it has none,
+    and the table is told no step of a turn Quin never makes."""
+    import pytest
+
+    from companion.game import Event, Leave, PlayerLeft, RuleError, UnknownEvent
+    from companion.games.quin import rules
+
+    class Stray(Event):
+        type = "stray"
+
+    with pytest.raises(RuleError, match=r"^Quin has no action 'leave'\.$"):
+        rules.decide(started(), Leave(ANN))
+    with pytest.raises(UnknownEvent, match=r"^Quin does not know the event PlayerLeft"):
+        rules.evolve(started(), PlayerLeft(ANN))
+    with pytest.raises(UnknownEvent, match=r"^Quin does not know the event .*Stray"):
+        news(started(), Stray())

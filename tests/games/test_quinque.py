@@ -395,3 +395,39 @@ def test_the_log_names_a_space_from_where_the_first_tile_was_laid():
     assert place((1, 0)) == "1 right of the start"
     assert place((0, -2)) == "2 up from the start"
     assert place((-2, 1)) == "2 left and 1 down from the start"
+
+
+# -- the views' helpers, and the rules module named directly ----------------------------------------
+
+
+def test_each_skydiver_is_read_by_its_corner():
+    """ "Choose a free skydiver on an already-played tile and put a parachute on his back": whose is at each corner."""
+    from companion.games.quinque.views import Skydivers
+
+    owners = Skydivers(nw=ANN, ne=None, sw=BO, se=None)
+    assert [owners.at(corner) for corner in ("nw", "ne", "sw", "se")] == [ANN, None, BO, None]
+
+
+def test_the_note_beside_the_formation_says_the_move_rule_in_play():
+    """Basic: "any free space on a horizontal, vertical, or diagonal line"; advanced: by the tile's parachutes."""
+    from companion.games.quinque.views import how_tiles_move
+
+    assert how_tiles_move(False) == "Moves: along a row, column or diagonal, over other tiles if need be."
+    assert how_tiles_move(True).startswith("Advanced moves: 1 parachute, one space along row or column; 2,")
+
+
+def test_the_rules_module_named_directly_refuses_what_the_engine_keeps_from_it():
+    """The engine answers `leave` and `player_left` itself; the rules module handed them says it has none."""
+    from companion.dice import RandomDice
+    from companion.game import Event, Leave, PlayerLeft, UnknownEvent
+    from companion.games.quinque import rules, views
+
+    class Stray(Event):
+        type = "stray"
+
+    with pytest.raises(RuleError, match=r"^Quinque has no action 'leave'\.$"):
+        rules.decide(new_game(), Leave(ANN), RandomDice.seeded(0))
+    with pytest.raises(UnknownEvent, match=r"^Quinque does not know the event PlayerLeft"):
+        rules.evolve(new_game(), PlayerLeft(ANN))
+    with pytest.raises(UnknownEvent, match=r"^Quinque does not know the event .*Stray"):
+        views.tell(Stray(), new_game())

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.game import TIE, RuleError
-from companion.games.quinque.board import line_of_five
-from companion.games.quinque.rules import FIVE_IN_A_ROW, LinedUp, ParachutesExhausted
+from companion.games.quinque.board import line_of_five, where
+from companion.games.quinque.rules import FIVE_IN_A_ROW, LinedUp, ParachutesExhausted, why_tile_stays
 from tests.support.quinque import ANN, BO, GAME, act, add, board, corner_of, mark, move, new_game, play, skip
 
 # A 3x3 block of tiles: skydiver coordinates 0..5 each way.
@@ -201,3 +201,17 @@ def test_a_player_without_parachutes_cannot_mark():
     state = board("A.B.", "....", turn=ANN, step="mark", parachutes_left=(0, 1))
     with pytest.raises(RuleError, match="no parachutes left"):
         act(state, mark(ANN, (0, 0), "se"))
+
+
+def test_the_log_says_when_both_lined_up_and_who_wins():
+    """ "If both players achieve a line of five skydivers simultaneously, the active player wins." """
+    state = board(*BOTH_IN_ONE_MOVE, turn=BO)
+    after, events = act(state, move(BO, (1, 2), (1, 0)))
+    assert GAME.tell(events[-1], after) == f"Both players lined up five at once; {BO}, whose turn it was, wins!"
+
+
+def test_once_the_game_is_won_no_tile_moves_and_the_screen_says_why():
+    """ "The player who successfully lines up five of his own skydivers ... immediately wins the game." """
+    after, _ = act(board(*BOTH_IN_ONE_MOVE), move(ANN, (1, 2), (1, 0)))
+    assert why_tile_stays(after, (0, 0)) == "The game is over."
+    assert why_tile_stays(after, (9, 9)) == "There is no tile at " + where((9, 9)) + "."

@@ -799,3 +799,72 @@ def test_every_event_reads_back_from_its_json_as_it_was():
     game.act({"type": "no_alliance_captures"})
     for event in game.events:
         assert QUINTET.event_from_json(to_json(event)) == event
+
+
+# -- leaving while rolling on or in play; the rules module named directly ---------------------------
+
+
+def test_the_last_to_roll_on_leaves_and_play_begins_with_the_first_player():
+    """Rolling on: "Play continues until all players have 'rolled on'"; RULINGS: "at any moment", so a leaver
+    who was the last to roll on ends the rolling on, and the first player rolls to start play."""
+    game = opened("Ann", "Bo", "Cy")
+    game.act({"type": "set_circle", "order": ["Ann", "Bo", "Cy"]})
+    game.roll(3, 4)  # Ann
+    game.roll(1, 2)  # Bo
+    assert game.state.current == "Cy"
+    game.act({"type": "leave", "player": "Cy"})
+    assert (game.state.phase, game.state.current, game.state.circle) == (PLAY, "Ann", ("Ann", "Bo"))
+    assert (
+        game.news == "Cy left the game. New capturing circle: Ann → Bo → Ann. Bo and Ann were allies: "
+        "now Bo may capture Ann (rule 8). Does a space hold them both? Ann's turn."
+    )
+
+
+def test_when_the_last_but_one_leaves_the_table_is_told_who_wins():
+    """RULINGS: "Two players: the other wins (outcome reason "left")"; the table is told so."""
+    game = playing("Ann", "Bo")
+    game.act({"type": "leave", "player": "Ann"})
+    assert game.news == "Ann left the game. Bo is the only player left and wins!"
+    assert QUINTET.outcome(game.state).winners == ("Bo",)
+
+
+def test_the_next_seat_among_nobody_is_the_player_again():
+    """Turn order follows the seats among those named; with nobody named, the turn does not move."""
+    state = playing("Ann", "Bo", "Cy").state
+    assert state.next_seat("Ann", ("Cy",)) == "Cy"
+    assert state.next_seat("Ann", ()) == "Ann"
+
+
+def test_the_rules_module_named_directly_refuses_what_the_engine_keeps_from_it():
+    """The engine answers `leave` and `player_left` itself; the rules module handed them says it has none."""
+    from companion.game import Leave, PlayerLeft, UnknownEvent
+
+    class Stray(Event):
+        type = "stray"
+
+    state = playing("Ann", "Bo").state
+    with pytest.raises(RuleError, match=r"^Quintet has no action 'leave'\.$"):
+        rules.decide(state, Leave("Ann"), ScriptedDice())
+    with pytest.raises(UnknownEvent, match=r"^Quintet does not know the event PlayerLeft"):
+        rules.evolve(state, PlayerLeft("Ann"))
+    with pytest.raises(UnknownEvent, match=r"^Quintet does not know the event .*Stray"):
+        views.tell(Stray(), state)
+
+
+def test_the_last_to_roll_in_the_opening_leaves_and_the_highest_so_far_sets_the_circle():
+    """RULINGS: "a tie goes to the first to roll the highest total"; a leave "at any moment": the opening
+    is decided among those who rolled."""
+    game = Game("Ann", "Bo", "Cy")
+    game.roll(2, 3)  # Ann
+    game.roll(4, 4)  # Bo
+    game.act({"type": "leave", "player": "Cy"})
+    assert (game.state.phase, game.state.first, game.state.current) == (CIRCLE, "Bo", "Bo")
+
+
+def test_a_leaver_whose_turn_it_was_to_roll_on_passes_it_to_the_next_still_to_roll():
+    """Rolling on goes round the seats "until all players have 'rolled on'"; the leaver's turn passes on."""
+    game = opened("Ann", "Bo", "Cy")
+    game.act({"type": "set_circle", "order": ["Ann", "Bo", "Cy"]})
+    game.roll(3, 4)  # Ann
+    game.act({"type": "leave", "player": "Bo"})
+    assert (game.state.phase, game.state.current) == (ROLLING_ON, "Cy")

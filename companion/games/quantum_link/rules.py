@@ -360,8 +360,8 @@ def evolve(state: QuantumLinkState, event: Event) -> QuantumLinkState:
         case Covered(cell=cell):
             board = list(state.board)
             die = board[INDEX[cell]]
-            if die is not None:
-                board[INDEX[cell]] = replace(die, covered=True)
+            assert die is not None  # only dice are ever covered (see `_covered`)
+            board[INDEX[cell]] = replace(die, covered=True)
             return replace(state, board=tuple(board), just_covered=(*state.just_covered, cell))
         case Passed(player=player):
             return replace(

@@ -191,8 +191,7 @@ def news(state: QuantumLinkState) -> str:
     parts = []
     for cell in state.just_covered:
         die = state.die(cell)
-        if die is None:
-            continue
+        assert die is not None  # only dice are ever covered, and a covered die stays on the board
         n = friends(state, cell)
         parts.append(f"{die.player}'s {die.face} at {cell_name(cell)} ({n} friendly neighbour{'s' if n != 1 else ''})")
     return "Cover " + _join(parts) + "."

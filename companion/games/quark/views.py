@@ -268,8 +268,6 @@ revealed_view = public_view  # nothing to reveal at the end
 
 def tell(event: Event, state: QuarkState) -> str:
     """The sentence the table reads for `event` in the `state` it led to (with the table's own atoms)."""
-    if isinstance(event, FirstPlayerChosen):
-        return told_first(event)  # how they were chosen, in the words every game uses
     said = describe(event, state.atoms)
     if isinstance(event, PlayerLeft) and len(state.names_in) == 1:
         said += f" {state.names_in[0]} is the only player left and wins!"
@@ -311,8 +309,8 @@ def describe(event: Event, atoms: Sequence[Atom] = DEFAULT_ATOMS) -> str:
             return f"{who} holds {plural(cards, 'card')}."
         case Corrected():
             return correction(event)
-        case FirstPlayerChosen(player=who):
-            return f"{who} starts."
+        case FirstPlayerChosen():
+            return told_first(event)  # how they were chosen, in the words every game uses
         case PlayerLeft(player=who):
             return (
                 f"{who} leaves the game: their energy, protons and neutrons go back to the bank, "

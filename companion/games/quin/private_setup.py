@@ -279,16 +279,8 @@ def setup_problems(state: QuinState, player: str) -> list[str]:
     missing = [p.label for p in pieces if p.identity is None]
     if missing:
         problems.append(f"give an identity to {'label' if len(missing) == 1 else 'labels'} {join_labels(missing)}")
-    have = state.counts_for(player)
-    for kind in KINDS:
-        n = sum(1 for p in pieces if p.identity == kind)
-        if not missing and n != have[kind]:
-            problems.append(f"you need {count_of(have[kind], kind)}, not {n}")
-    on_board = sum(1 for p in pieces if p.where == BOARD)
-    if not missing and on_board != STARTING_POINTS:
-        problems.append(f"put exactly {STARTING_POINTS} pieces on your starting points (now {on_board})")
-    if any(p.identity == ARTIFICIAL_LIGHT and p.where == BOARD for p in pieces):
-        problems.append("move your Artificial Lights to your Zero-G card")
+    # Nothing else to check: `_clone` and `_assign` already hold each kind to its count, the starting
+    # points to 10, the Zero-G card to 7 and Artificial Lights off the board, so 17 labels make a whole layout.
     return problems
 
 
@@ -373,7 +365,7 @@ def decide_setup(state: QuinState, action: SetupAction) -> list[Event]:
             return _unassign(state, action)
         case SetupDone():
             return _setup_done(state, action)
-        case Setup():
+        case _:  # the one left: Setup
             return _setup_all(state, action)
 
 

@@ -497,9 +497,7 @@ def _why_tile_stays(state: QuinqueState, tile: Tile) -> str | None:
         return "That tile touches other tiles on all four edges, so it cannot move."
     if len(state.tiles) == 1:
         return "A lone tile has nowhere to go: the formation is that one tile."
-    if state.advanced and tile.parachutes == 0:
-        return "Under the advanced rules a tile without parachutes does not move."
-    return None
+    return None  # every tile comes with a parachute ("add a parachute to one of the new tile's skydivers")
 
 
 def _why_not_this_way(state: QuinqueState, tile: Tile, to: Pos) -> str | None:

@@ -309,7 +309,8 @@ class QuintetState:
         return self.circle[i - 1]
 
     def next_seat(self, player: str, among: Sequence[str] | None = None) -> str:
-        """The next player clockwise after `player` (who may be out) among `among` (default: still in)."""
+        """The next player clockwise after `player` (who may be out) among `among` (default: still in);
+        `player` again when nobody in `among` is seated."""
         among = self.still_in if among is None else among
         n = len(self.seats)
         start = self.seats.index(player)
@@ -355,7 +356,7 @@ def decide(state: QuintetState, action: Action, dice: Dice) -> list[Event]:
         case NoAllianceCaptures():
             require(bool(state.alliances), "There is no open question about alliances (rule 8).")
             return [AlliancesSettled()]
-    raise AssertionError(f"the engine let through {action!r}")
+    raise RuleError(f"Quintet has no action {type(action).type!r}.")
 
 
 def _two_dice(dice: Dice) -> tuple[int, int]:
@@ -653,9 +654,8 @@ def _player_out(state: QuintetState, gone: str) -> QuintetState:
     if len(circle) >= 2 and gone in old:
         i = old.index(gone)
         by, of = old[i - 1], old[(i + 1) % len(old)]
-        pair = AlliancePair(by, of, min(state.tokens_of(by), state.tokens_of(of)))
-        if pair.left > 0:
-            alliances = (*alliances, pair)
+        # Both still hold a token: a player whose last token is taken leaves the circle at once.
+        alliances = (*alliances, AlliancePair(by, of, min(state.tokens_of(by), state.tokens_of(of))))
     after = replace(state, circle=circle, out=(*state.out, gone), alliances=alliances)
     if state.current == gone:  # the mover is out: the turn passes on
         return _new_turn(after, state.next_seat(gone, circle))

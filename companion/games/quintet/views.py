@@ -172,9 +172,10 @@ def tell(event: Event, state: QuintetState) -> str:
 
 
 def _allies_question(state: QuintetState) -> str:
-    """The question a closing circle asks (rule 8), in plain words first: old allies may now be predator and prey."""
-    if not state.alliances:
-        return ""
+    """The question a closing circle asks (rule 8), in plain words first: old allies may now be predator and prey.
+
+    A circle that closes over a gap always joins a new pair (a circle of one ends the game, and is told so).
+    """
     pairs = "; ".join(f"{p.by} and {p.of} were allies: now {p.by} may capture {p.of} (rule 8)" for p in state.alliances)
     return f" {pairs}. Does a space hold them both?"
 
