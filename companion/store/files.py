@@ -233,9 +233,7 @@ class WriterLock:
 _FULL, _READONLY, _BUSY, _LOCKED, _IOERR, _CANTOPEN, _PERM = 13, 8, 5, 6, 10, 14, 3
 
 
-def _card_read_only(path: Path | None) -> bool:
-    if path is None:
-        return False
+def _card_read_only(path: Path) -> bool:
     folder = path.parent
     try:
         return bool(os.statvfs(folder).f_flag & os.ST_RDONLY) or not os.access(folder, os.W_OK)
@@ -245,14 +243,11 @@ def _card_read_only(path: Path | None) -> bool:
 
 def is_weather(error: Exception, path: Path | None) -> bool:
     """Is this the card or another program in the way (not damage to the file)?"""
-    if isinstance(error, OSError):
-        return True
     code = getattr(error, "sqlite_errorcode", 0) & 0xFF
-    if code in (_FULL, _BUSY, _LOCKED, _IOERR, _PERM):
-        return True
     if code in (_READONLY, _CANTOPEN):
-        return _card_read_only(path) or (path is not None and path.exists() and not os.access(path, os.W_OK))
-    return False
+        # a store in memory has no card; a file can be read-only on a card that is not
+        return path is not None and (_card_read_only(path) or (path.exists() and not os.access(path, os.W_OK)))
+    return isinstance(error, OSError) or code in (_FULL, _BUSY, _LOCKED, _IOERR, _PERM)
 
 
 def weather_sentence(error: Exception, path: Path | None, *, opening: bool) -> str:
@@ -264,7 +259,7 @@ def weather_sentence(error: Exception, path: Path | None, *, opening: bool) -> s
     )
     if code == _FULL or errno == 28:
         return f"The SD card is full: {then}"
-    if _card_read_only(path) or errno == 30 or code in (_READONLY, _CANTOPEN):
+    if (path is not None and _card_read_only(path)) or errno == 30 or code in (_READONLY, _CANTOPEN):
         return f"The SD card is read-only: {then}"
     if code in (_BUSY, _LOCKED):
         return f"The games file is locked by another program: {then}"
@@ -294,13 +289,20 @@ def move_aside(path: Path, why: str) -> Path:
     return aside
 
 
+def move_back(aside: Path, path: Path) -> None:
+    """Undo `move_aside` when no mended file took its place: the file and its sidecars under their names again."""
+    if path.exists():  # pragma: no cover - made, then its folder's fsync failed: an I/O error we cannot stage
+        return  # the mended file stays, and the damaged one stays aside
+    aside.rename(path)
+    for suffix in ("-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            sidecar(aside, suffix).rename(sidecar(path, suffix))
+
+
 def backups(path: Path) -> list[Path]:
     """The backups of the games file at `path`, newest first."""
-    folder = path.parent / "backups"
-    try:
-        found = [p for p in folder.glob(f"{path.stem}-*.db") if p.is_file()]
-    except OSError:
-        return []
+    # a folder that is missing, not a folder, or not ours to read holds none: `glob` finds nothing there
+    found = [p for p in (path.parent / "backups").glob(f"{path.stem}-*.db") if p.is_file()]
     return sorted(found, key=lambda p: (p.stat().st_mtime, p.name), reverse=True)
 
 

@@ -19,6 +19,7 @@ from companion.store.files import (
     create_file,
     identify,
     move_aside,
+    move_back,
     read_bytes,
 )
 from companion.store.pages import Record, check_wal, checkpointed, records
@@ -330,7 +331,11 @@ def salvage_file(path: Path, *, why: str = "damaged", reason: str = "") -> tuple
     survey = _survey(path)
     games, moves = survey.settle()
     aside = move_aside(path, why)
-    create_file(path, games, moves)
+    try:
+        create_file(path, games, moves)
+    except BaseException:
+        move_back(aside, path)  # a card too full for the mended file: the damaged one stays under its name
+        raise
     connection = connect_wal(path, 2.0)
     if why == "newer":
         sentence = (

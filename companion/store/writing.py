@@ -108,7 +108,8 @@ class Writing(Backups):
         except sqlite3.Error as error:
             connection.close()
             lock.release()
-            self._not_saving(weather_sentence(error, self.path, opening=False))
+            # the table plays on in memory, as since opening: the sentence says so, not "this move was not saved"
+            self._not_saving(weather_sentence(error, self.path, opening=True))
             return
         with contextlib.suppress(sqlite3.Error):
             self._db.close()

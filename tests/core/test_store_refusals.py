@@ -122,7 +122,7 @@ def test_the_writer_lock_released_twice_is_released_once(tmp_path: Path) -> None
     WriterLock.take(path).release()
 
 
-def test_history_reads_a_file_whose_header_is_damaged_while_a_game_is_being_played(tmp_path: Path, tiny: object) -> None:
+def test_history_reads_a_damaged_header_while_a_game_is_being_played(tmp_path: Path, tiny: object) -> None:
     """Looking while another companion writes goes through SQLite; a header SQLite cannot read is salvaged in
     memory from the pages, and the file is left for the writer to repair."""
     path = tmp_path / "games.db"

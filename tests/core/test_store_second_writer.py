@@ -55,7 +55,7 @@ def test_undoing_a_move_the_file_does_not_have_changes_nothing(tmp_path: Path, t
         session = _tiny(store)
         _roll(session)
         before = (store.game(session.game_id), store.moves(session.game_id))
-        with pytest.raises(NotSaved, match="That move could not be found in the games file: nothing was changed."):
+        with pytest.raises(NotSaved, match=r"That move could not be found in the games file: nothing was changed\."):
             store.set_undone(session.game_id, 7, True, now=2.0, elapsed=2.0, outcome=None, pending_draws=[])
         assert (store.game(session.game_id), store.moves(session.game_id)) == before
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 import subprocess
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -169,3 +171,74 @@ def test_a_missing_games_file_on_a_read_only_card_plays_its_backups_and_writes_t
     with Store.open(path) as again:
         assert again.counts()[0] == 2, "the backup's game and the one played meanwhile"
         assert again.win_counts() == {"Ann": 1}
+
+
+def test_a_games_folder_that_cannot_be_made_on_a_read_only_card_plays_in_memory(card, tiny):
+    """The games file's folder is missing and the card is read-only: the table plays, the banner says why."""
+    _mount(card, "-o", "remount,ro")
+    store = Store.open(card / "companion" / "games.db")
+    assert not store.saving
+    assert store.problem == (
+        "The SD card is read-only: you can play, but nothing is saved until it can be written again."
+    )
+    session = Session.start(store, "tiny", Options.for_names("Ann", "Bo", target=10**9))
+    _roll(session)
+    assert len(store.moves(session.game_id)) == 1
+    assert list(card.iterdir()) == []
+
+
+def test_a_card_too_full_to_take_the_games_played_meanwhile_keeps_them_in_memory(card, tiny):
+    """Back from read-only, but too full for everything played in memory: nothing is lost, the banner says the card
+    is full and that the table plays on, and the next move tries again."""
+    path = card / "games.db"
+    with Store.open(path) as store:
+        Session.start(store, "tiny", Options.for_names("Ann", "Bo", target=10**9))
+    _mount(card, "-o", "remount,ro")
+    store = Store.open(path)
+    session = Session.resume(store)
+    assert session is not None and not store.saving
+    for _ in range(200):  # about 600 kB of moves, in memory
+        _roll(session)
+    _mount(card, "-o", "remount,rw")
+    filler = _fill(card)
+    with open(filler, "r+b") as handle:  # room for a new file, not for the games played meanwhile
+        handle.truncate(os.path.getsize(filler) - 256 * 1024)
+    _roll(session)  # kept in memory with the rest, as every move since the card went read-only
+    assert not store.saving and len(store.moves(session.game_id)) == 201
+    # Before, the banner said "The SD card is full: this move was not saved." while the move was played and kept.
+    assert store.problem == "The SD card is full: you can play, but nothing is saved until it can be written again."
+    assert not [p for p in card.iterdir() if "damaged" in p.name]
+    filler.unlink()
+    _roll(session)
+    assert store.saving and store.problem is None
+    store.close()
+    with Store.open(path) as again:
+        assert len(again.moves(session.game_id)) == 202
+
+
+def test_a_repair_the_full_card_will_not_take_plays_on_in_memory_and_says_full(card, tiny):
+    """A damaged row found while playing, on a card too full for the mended file: the games that could be read
+    are played in memory, the banner says the card is full, and nothing is moved aside."""
+    path = card / "games.db"
+    store = Store.open(path)
+    session = Session.start(store, "tiny", Options.for_names("Ann", "Bo", target=10**9))
+    for _ in range(3):
+        _roll(session)
+    with closing(sqlite3.connect(path, isolation_level=None)) as other:
+        other.execute("UPDATE moves SET checksum = checksum + 1 WHERE seq = 2")
+    _fill(card)
+    moves = store.moves(session.game_id)
+    # Before, the damaged file was moved aside and left there when the mended one could not be made: the table
+    # saw "no game could be read from it", and the next start found no games file at all.
+    assert len(moves) == 2, "the game is kept to its last good move"
+    assert not store.saving
+    assert store.problem == "The SD card is full: this move was not saved."
+    assert store.notice is not None and "1 game with 2 moves could be read" in store.notice, store.notice
+    assert sorted(p.name for p in card.iterdir() if p.name.startswith("games.db")) == [
+        "games.db", "games.db-shm", "games.db-wal", "games.db.lock"
+    ], "the damaged file stays under its name, for the repair once there is room"
+    store.close()
+    (card / "photos.bin").unlink()
+    with Store.open(path) as again:  # room again: the repair is made, the damaged file kept aside
+        assert len(again.moves(session.game_id)) == 2
+        assert again.notice is not None and "kept aside" in again.notice, again.notice
