@@ -235,7 +235,10 @@ def test_a_repair_the_full_card_will_not_take_plays_on_in_memory_and_says_full(c
     assert store.problem == "The SD card is full: this move was not saved."
     assert store.notice is not None and "1 game with 2 moves could be read" in store.notice, store.notice
     assert sorted(p.name for p in card.iterdir() if p.name.startswith("games.db")) == [
-        "games.db", "games.db-shm", "games.db-wal", "games.db.lock"
+        "games.db",
+        "games.db-shm",
+        "games.db-wal",
+        "games.db.lock",
     ], "the damaged file stays under its name, for the repair once there is room"
     store.close()
     (card / "photos.bin").unlink()
