@@ -241,6 +241,13 @@ def _card_read_only(path: Path) -> bool:
         return False
 
 
+def _card_full(path: Path) -> bool:
+    try:
+        return os.statvfs(path.parent).f_bavail == 0
+    except OSError:
+        return False
+
+
 def is_weather(error: Exception, path: Path | None) -> bool:
     """Is this the card or another program in the way (not damage to the file)?"""
     code = getattr(error, "sqlite_errorcode", 0) & 0xFF
@@ -257,7 +264,8 @@ def weather_sentence(error: Exception, path: Path | None, *, opening: bool) -> s
     then = (
         "you can play, but nothing is saved until it can be written again." if opening else "this move was not saved."
     )
-    if code == _FULL or errno == 28:
+    # SQLite names a full card as an I/O error where it cannot grow the -shm it maps: the card says it is full
+    if code == _FULL or errno == 28 or (code == _IOERR and path is not None and _card_full(path)):
         return f"The SD card is full: {then}"
     if (path is not None and _card_read_only(path)) or errno == 30 or code in (_READONLY, _CANTOPEN):
         return f"The SD card is read-only: {then}"
