@@ -233,19 +233,22 @@ class WriterLock:
 _FULL, _READONLY, _BUSY, _LOCKED, _IOERR, _CANTOPEN, _PERM = 13, 8, 5, 6, 10, 14, 3
 
 
-def _card_read_only(path: Path) -> bool:
-    folder = path.parent
+def _card(path: Path) -> os.statvfs_result | None:
+    """What the card holding `path`'s folder says of itself; None where the folder is not there."""
     try:
-        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY) or not os.access(folder, os.W_OK)
+        return os.statvfs(path.parent)
     except OSError:
-        return False
+        return None
+
+
+def _card_read_only(path: Path) -> bool:
+    card = _card(path)
+    return card is not None and (bool(card.f_flag & os.ST_RDONLY) or not os.access(path.parent, os.W_OK))
 
 
 def _card_full(path: Path) -> bool:
-    try:
-        return os.statvfs(path.parent).f_bavail == 0
-    except OSError:
-        return False
+    card = _card(path)
+    return card is not None and card.f_bavail == 0
 
 
 def is_weather(error: Exception, path: Path | None) -> bool:
