@@ -102,13 +102,13 @@ def test_two_files_kept_aside_in_the_same_second_both_stay(tmp_path: Path) -> No
     """A damaged file kept aside never replaces one kept aside before it (in the same second)."""
     path = tmp_path / "games.db"
     now = time.time()
-    for t in (now, now + 1, now + 2):  # whichever second the move falls in, its first name is taken
+    for t in range(int(now) - 1, int(now) + 60):  # whichever second the move falls in, its first name is taken
         stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(t))
         (tmp_path / f"games.db.damaged-{stamp}").write_text("kept before")
     path.write_text("damaged now")
     aside = move_aside(path, "damaged")
     assert aside.name.endswith("-2") and aside.read_text() == "damaged now"
-    assert sum(p.read_text() == "kept before" for p in tmp_path.iterdir()) == 3
+    assert sum(p.read_text() == "kept before" for p in tmp_path.iterdir()) == 61
 
 
 def test_the_writer_lock_released_twice_is_released_once(tmp_path: Path) -> None:
@@ -179,3 +179,47 @@ def test_a_damaged_row_seen_by_history_is_salvaged_in_memory_and_the_file_left(t
     assert path.read_bytes() == before
     with closing(sqlite3.connect(path)) as db:
         assert db.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 3
+
+
+def test_a_folder_under_the_lock_files_name_plays_in_memory_and_is_left(tmp_path: Path, tiny: object) -> None:
+    """Something in the way of the writer's lock file: the table plays in memory, the banner says why."""
+    path = tmp_path / "games.db"
+    _play(path)
+    (tmp_path / "games.db.lock").unlink()
+    (tmp_path / "games.db.lock").mkdir()
+    with Store.open(path) as store:
+        assert not store.saving
+        assert store.problem is not None and store.problem.startswith("The SD card could not be written ("), (
+            store.problem
+        )
+        assert store.problem.endswith("you can play, but nothing is saved until it can be written again.")
+        assert store.counts() == (1, 3), "the games are there to resume"
+        assert store.backup() is None, "nor is a backup made while nothing is saved"
+    assert (tmp_path / "games.db.lock").is_dir()
+    assert not (tmp_path / "backups").exists()
+
+
+def test_a_store_in_memory_makes_no_backup() -> None:
+    assert Store.in_memory().backup() is None
+
+
+def test_an_interrupt_while_opening_leaves_no_lock_behind(
+    tmp_path: Path, tiny: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C (or anything that is not weather) while the file is checked: the writer's lock is let go, so the
+    next start is not refused as a second companion."""
+    import companion.store.store as store_module
+
+    path = tmp_path / "games.db"
+    _play(path)
+
+    def interrupted(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patched:
+        patched.setattr(store_module, "open_writable", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            Store.open(path)
+    assert not WriterLock.held_elsewhere(path)
+    with Store.open(path) as store:
+        assert store.saving and store.counts() == (1, 3)

@@ -169,3 +169,26 @@ def test_a_backup_this_user_may_not_read_is_passed_over(tiny: object) -> None:
     finally:
         os.seteuid(0)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_history_of_a_file_whose_wal_is_damaged_salvages_in_memory_and_touches_nothing(
+    tmp_path: Path, tiny: object
+) -> None:
+    """A pulled plug and a flipped bit in the -wal, looked at with no companion running: SQLite would drop what
+    follows the bad frame; the history reads every move that checks out, and the files stay as they are."""
+    live = tmp_path / "live"
+    live.mkdir()
+    with Store.open(live / "games.db") as store:
+        session = _play(store, 12)
+        found = tmp_path / "found"
+        found.mkdir()
+        for name in ("games.db", "games.db-wal"):  # what the card holds when the plug is pulled
+            shutil.copy(live / name, found / name)
+    wal = bytearray((found / "games.db-wal").read_bytes())
+    wal[32 + 24 + 3 * (24 + 4096) + 200] ^= 0x10  # a page of the fourth frame
+    (found / "games.db-wal").write_bytes(bytes(wal))
+    before = _files(found)
+    with Store.read(found / "games.db") as looking:
+        assert looking.notice is not None and "left as it is" in looking.notice
+        assert len(looking.moves(session.game_id)) == 12
+    assert _files(found) == before
