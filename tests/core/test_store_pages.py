@@ -588,7 +588,7 @@ def test_a_cell_cut_at_the_end_of_its_page_and_a_rowid_beyond_63_bits() -> None:
     # A payload whose overflow page is the one a cut file lost most of: no payload, no exception.
     db = bytes(1024 * 2 + 10)
     head = bytearray(1024)
-    head[10 + 100 : 10 + 104] = (3).to_bytes(4, "big")
+    head[10 + 980 : 10 + 984] = (3).to_bytes(4, "big")  # after the 980 bytes kept on the page itself
     assert _payload(db, bytes(head), 10, 2000, 989, 1024, 1024, 3) is None
 
 
@@ -604,3 +604,27 @@ def test_a_frame_whose_page_number_reads_0_ends_what_sqlite_replays(wal_case: Wa
     report = check_wal(_u32_at(wal_case.wal, at, 0))
     assert report.damaged and "frame 4 of" in report.detail and "has page number 0" in report.detail
     assert report.replayed <= 3
+
+
+def test_a_cell_pointer_into_the_page_header_costs_that_cell_only(small_db: bytes) -> None:
+    whole = _read(small_db)
+    leaf = next(p for p, kind in _page_types(small_db, 1024).items() if kind == 0x0D and p > 1)
+    at = (leaf - 1) * 1024
+    damaged = small_db[: at + 8] + bytes(2) + small_db[at + 10 :]  # its first cell "at" offset 0
+    got = _read(damaged)
+    assert got.t <= whole.t and len(whole.t - got.t) == 1
+
+
+def test_a_payload_size_beyond_every_page_of_the_file_is_no_payload() -> None:
+    """A flipped bit in a cell's payload size: more overflow pages than the file has is damage, not a chain."""
+    from companion.store.pages import _payload
+
+    page = bytes(1024)
+    assert _payload(page * 3, page, 10, 10**9, 989, 1024, 1024, 3) is None
+
+
+def test_a_reserved_bytes_count_that_took_a_flipped_bit_loses_no_row(small_db: bytes) -> None:
+    """Byte 20 of the header (bytes reserved at the end of every page) reads 32 instead of 0: cells that spill
+    to overflow pages are read again as if nothing were reserved."""
+    damaged = small_db[:20] + bytes([32]) + small_db[21:]
+    assert _subset(_read(small_db), _read(damaged))
