@@ -29,8 +29,9 @@ def _play(path: Path, games: int = 2, rolls: int = 3) -> None:
                 session.act({"type": "roll", "player": session.current_player})
 
 
-def _other(path: Path) -> sqlite3.Connection:
-    return closing(sqlite3.connect(path, isolation_level=None))  # type: ignore[return-value]
+def _other(path: Path) -> closing[sqlite3.Connection]:
+    """Another program's connection to the games file."""
+    return closing(sqlite3.connect(path, isolation_level=None))
 
 
 def _aside(folder: Path) -> list[Path]:

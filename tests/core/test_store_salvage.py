@@ -27,8 +27,9 @@ def _play(store: Store, rolls: int, target: int = 10**9) -> Session:
     return session
 
 
-def _other(path: Path) -> sqlite3.Connection:
-    return closing(sqlite3.connect(path, isolation_level=None))  # type: ignore[return-value]
+def _other(path: Path) -> closing[sqlite3.Connection]:
+    """Another program's connection to the games file."""
+    return closing(sqlite3.connect(path, isolation_level=None))
 
 
 def _files(folder: Path) -> dict[str, bytes]:

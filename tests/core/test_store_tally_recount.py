@@ -36,8 +36,9 @@ def _counted(store: Store) -> DiceStats:
     return DiceStats.of_tally(tally.recount(e for move in store.all_moves("tiny") for e in move.events))
 
 
-def _other(path: Path) -> sqlite3.Connection:
-    return closing(sqlite3.connect(path, isolation_level=None))  # type: ignore[return-value]
+def _other(path: Path) -> closing[sqlite3.Connection]:
+    """Another program's connection to the games file."""
+    return closing(sqlite3.connect(path, isolation_level=None))
 
 
 def _put_tally(db: sqlite3.Connection, values: tuple[str, str, int]) -> None:
