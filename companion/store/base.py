@@ -7,7 +7,6 @@ adds its methods to the `Store` as a base class of it, all on the state kept her
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import sqlite3
 import time
@@ -15,10 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Self
 
-from companion.game import Outcome, Refusal
+from companion.game import Refusal
 from companion.store import tally
 from companion.store.files import WriterLock, weather_sentence
 from companion.store.rows import ensure_tally
+from companion.store.rows import is_abandoned as is_abandoned
+from companion.store.rows import is_abandoned_record as is_abandoned_record
 
 log = logging.getLogger(__name__)
 # The sentences below are printed by the commands themselves (`companion play`, `history`): where nobody
@@ -32,22 +33,6 @@ FINISHED = (
     "finished_at IS NOT NULL AND NOT (json_valid(outcome) AND "
     "COALESCE(json_extract(outcome, '$.termination'), json_extract(outcome, '$.reason')) IS 'abandoned')"
 )
-
-
-def is_abandoned(outcome: Any) -> bool:
-    """Whether a stored outcome (its JSON text) is that of a game ended without a result."""
-    try:
-        return isinstance(outcome, str) and Outcome.from_json(json.loads(outcome)).abandoned
-    except (ValueError, AttributeError, TypeError):
-        return False
-
-
-def is_abandoned_record(outcome: dict[str, Any] | None) -> bool:
-    """Whether a checked row's outcome is an abandoned game's: by its termination, or an old row's reason."""
-    try:
-        return outcome is not None and Outcome.from_json(outcome).abandoned
-    except (ValueError, AttributeError, TypeError):
-        return False
 
 
 class NotSaved(Refusal):

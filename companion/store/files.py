@@ -74,7 +74,7 @@ def create_file(path: Path, games: Iterable[Sequence[Any]], moves: Iterable[Sequ
         except OSError as error:
             if path.exists() or error.errno not in (1, 38, 95):  # EPERM / ENOSYS / EOPNOTSUPP: no hard links here
                 raise
-            os.rename(partial, path)
+            os.rename(partial, path)  # pragma: no cover - a FAT card has no hard links; this kernel mounts no FAT
         fsync(path.parent)
     finally:
         for leftover in (partial, sidecar(partial, "-wal"), sidecar(partial, "-shm")):
@@ -200,7 +200,7 @@ class WriterLock:
                 f"Another Tabletop Companion{who} is using {path.name}: "
                 "this one can show the history but saves nothing."
             ) from None
-        except OSError:
+        except OSError:  # pragma: no cover - flock itself refused (ENOLCK on a network mount): not stageable here
             os.close(fd)
             raise
         with contextlib.suppress(OSError):
@@ -233,26 +233,31 @@ class WriterLock:
 _FULL, _READONLY, _BUSY, _LOCKED, _IOERR, _CANTOPEN, _PERM = 13, 8, 5, 6, 10, 14, 3
 
 
-def _card_read_only(path: Path | None) -> bool:
-    if path is None:
-        return False
-    folder = path.parent
+def _card(path: Path) -> os.statvfs_result | None:
+    """What the card holding `path`'s folder says of itself; None where the folder is not there."""
     try:
-        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY) or not os.access(folder, os.W_OK)
+        return os.statvfs(path.parent)
     except OSError:
-        return False
+        return None
+
+
+def _card_read_only(path: Path) -> bool:
+    card = _card(path)
+    return card is not None and (bool(card.f_flag & os.ST_RDONLY) or not os.access(path.parent, os.W_OK))
+
+
+def _card_full(path: Path) -> bool:
+    card = _card(path)
+    return card is not None and card.f_bavail == 0
 
 
 def is_weather(error: Exception, path: Path | None) -> bool:
     """Is this the card or another program in the way (not damage to the file)?"""
-    if isinstance(error, OSError):
-        return True
     code = getattr(error, "sqlite_errorcode", 0) & 0xFF
-    if code in (_FULL, _BUSY, _LOCKED, _IOERR, _PERM):
-        return True
     if code in (_READONLY, _CANTOPEN):
-        return _card_read_only(path) or (path is not None and path.exists() and not os.access(path, os.W_OK))
-    return False
+        # a store in memory has no card; a file can be read-only on a card that is not
+        return path is not None and (_card_read_only(path) or (path.exists() and not os.access(path, os.W_OK)))
+    return isinstance(error, OSError) or code in (_FULL, _BUSY, _LOCKED, _IOERR, _PERM)
 
 
 def weather_sentence(error: Exception, path: Path | None, *, opening: bool) -> str:
@@ -262,9 +267,10 @@ def weather_sentence(error: Exception, path: Path | None, *, opening: bool) -> s
     then = (
         "you can play, but nothing is saved until it can be written again." if opening else "this move was not saved."
     )
-    if code == _FULL or errno == 28:
+    # SQLite names a full card as an I/O error where it cannot grow the -shm it maps: the card says it is full
+    if code == _FULL or errno == 28 or (code == _IOERR and path is not None and _card_full(path)):
         return f"The SD card is full: {then}"
-    if _card_read_only(path) or errno == 30 or code in (_READONLY, _CANTOPEN):
+    if (path is not None and _card_read_only(path)) or errno == 30 or code in (_READONLY, _CANTOPEN):
         return f"The SD card is read-only: {then}"
     if code in (_BUSY, _LOCKED):
         return f"The games file is locked by another program: {then}"
@@ -294,13 +300,20 @@ def move_aside(path: Path, why: str) -> Path:
     return aside
 
 
+def move_back(aside: Path, path: Path) -> None:
+    """Undo `move_aside` when no mended file took its place: the file and its sidecars under their names again."""
+    if path.exists():  # pragma: no cover - made, then its folder's fsync failed: an I/O error we cannot stage
+        return  # the mended file stays, and the damaged one stays aside
+    aside.rename(path)
+    for suffix in ("-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            sidecar(aside, suffix).rename(sidecar(path, suffix))
+
+
 def backups(path: Path) -> list[Path]:
     """The backups of the games file at `path`, newest first."""
-    folder = path.parent / "backups"
-    try:
-        found = [p for p in folder.glob(f"{path.stem}-*.db") if p.is_file()]
-    except OSError:
-        return []
+    # a folder that is missing, not a folder, or not ours to read holds none: `glob` finds nothing there
+    found = [p for p in (path.parent / "backups").glob(f"{path.stem}-*.db") if p.is_file()]
     return sorted(found, key=lambda p: (p.stat().st_mtime, p.name), reverse=True)
 
 

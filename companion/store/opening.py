@@ -57,8 +57,8 @@ def open_writable(path: Path, busy_timeout: float) -> tuple[sqlite3.Connection, 
         _check_open(connection)
         migrate(connection)
     except Newer as newer:
-        if connection is not None:
-            connection.close()
+        assert connection is not None  # raised by the checks, after connecting
+        connection.close()
         return _salvage_file(path, why="newer", reason=str(newer))
     except Exception as error:  # the store's edge: every answer that is not ours is damage or weather
         if connection is not None:

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from companion.game import Outcome
+
 APPLICATION_ID = 0x54436F6D  # "TCom": written into every games file we make (PRAGMA application_id)
 SCHEMA_VERSION = 2
 PAGE_SIZE = 4096
@@ -112,11 +114,25 @@ class MoveRecord:
 # -- rows and their checksums ---------------------------------------------------------------------------------
 
 
+def is_abandoned(outcome: Any) -> bool:
+    """Whether a stored outcome (its JSON text) is that of a game ended without a result."""
+    try:
+        return isinstance(outcome, str) and Outcome.from_json(json.loads(outcome)).abandoned
+    except (ValueError, AttributeError, TypeError):
+        return False
+
+
+def is_abandoned_record(outcome: dict[str, Any] | None) -> bool:
+    """Whether a checked row's outcome is an abandoned game's: by its termination, or an old row's reason."""
+    try:
+        return outcome is not None and Outcome.from_json(outcome).abandoned
+    except (ValueError, AttributeError, TypeError):
+        return False
+
+
 def normal_row(columns: Sequence[tuple[str, str]], values: Sequence[Any]) -> tuple[Any, ...]:
     """Values as SQLite gives them back (a REAL may be stored as an integer on disk)."""
     reals = _reals(tuple(columns))
-    if len(values) != len(columns):
-        raise ValueError(f"{len(values)} values for {len(columns)} columns")
     if not reals:
         return tuple(values)
     out = list(values)
@@ -137,9 +153,7 @@ def valid_row(table: str, columns: Sequence[tuple[str, str]], row: Sequence[Any]
 
     The checksum is taken over the values' reprs, so it also vouches for their kinds (1, 1.0 and '1' differ).
     """
-    if len(row) != len(columns) + 1:
-        return None
-    values = tuple(row[:-1])
+    values = tuple(row[:-1])  # every caller asks SQLite for, or keeps only, rows of the columns and a checksum
     # Read from a raw page, a REAL may come as an integer (SQLite stores whole reals that way): made a float
     # first, as every writer does before its checksum, so that a good row costs one checksum, not two.
     normal = None

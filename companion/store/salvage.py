@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import sqlite3
 import time
 from contextlib import closing
@@ -11,7 +10,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.game import ABANDONED
 from companion.store.files import (
     StoreRefused,
     backups,
@@ -19,6 +17,7 @@ from companion.store.files import (
     create_file,
     identify,
     move_aside,
+    move_back,
     read_bytes,
 )
 from companion.store.pages import Record, check_wal, checkpointed, records
@@ -32,6 +31,7 @@ from companion.store.rows import (
     Damaged,
     describe,
     fresh_memory_db,
+    is_abandoned,
     memory_db,
     migrate,
     newer_than_us,
@@ -58,7 +58,7 @@ class Survey:
     kept: dict[int, int] = field(default_factory=dict)  # id -> moves kept
     lost_games: int = 0
     orphan_moves: int = 0
-    backup_times: list[float | None] = field(default_factory=list)  # each backup's time, as `backups`
+    backup_times: list[float] = field(default_factory=list)  # each backup's time, as `backups`
     restored_at: float | None = None  # the newest backup a game's own row came back from
 
     def add(self, db: bytes) -> None:
@@ -71,7 +71,7 @@ class Survey:
             if key not in self.moves or move[7] > self.moves[key][7]:
                 self.moves[key] = move
 
-    def add_backup(self, db: bytes, when: float | None = None) -> None:
+    def add_backup(self, db: bytes, when: float) -> None:
         self.backups.append(_good_rows(db))
         self.backup_times.append(when)
 
@@ -86,8 +86,7 @@ class Survey:
                 if gid not in self.games:
                     self.games[gid] = game
                     self.from_backup.add(gid)
-                    if when is not None and (self.restored_at is None or when > self.restored_at):
-                        self.restored_at = when
+                    self.restored_at = max(self.restored_at or when, when)
         highest: dict[int, int] = {}
         for gid, seq in self.moves:
             highest[gid] = max(highest.get(gid, 0), seq + 1)
@@ -102,7 +101,7 @@ class Survey:
             self.kept[gid] = kept
             if game[8] > kept:
                 self.lost[gid] = game[8] - kept
-                if not _abandoned(game):
+                if not is_abandoned(game[6]):
                     # Its result, and the dice its undone moves left, belonged to moves that are gone: the game
                     # is open again at its last good move, and is offered for resume.
                     game = (*game[:5], None, None, "[]", *game[8:])
@@ -123,10 +122,6 @@ class Survey:
                 self.moves_from_backup.add(key)
                 return True
         return False
-
-    @property
-    def lost_anything(self) -> bool:
-        return bool(self.lost or self.lost_games or self.from_backup or self.moves_from_backup)
 
     def sentence(self, path: Path, *, kept_aside: Path | None) -> str:
         """One sentence: where the damaged file is, and how many moves of which games were kept and lost."""
@@ -149,7 +144,8 @@ class Survey:
         details = []
         for gid, count in sorted(self.lost.items())[:3]:
             game = self.games[gid]
-            details.append(f"{describe(game[1], game[2])} lost its last {plural(count, 'move')}")
+            last = "move" if count == 1 else plural(count, "move")  # "its last move", never "its last 1 move"
+            details.append(f"{describe(game[1], game[2])} lost its last {last}")
         if len(self.lost) > 3:
             details.append(f"{len(self.lost) - 3} more games lost moves")
         if self.lost_games:
@@ -171,17 +167,9 @@ class Survey:
         return f"{plural(len(self.games), 'game')} with {plural(moves, 'move')}{kept}{counted}{tail}"
 
     def made(self) -> str:
-        """When the newest backup that brought a game back was made, as in " made 26 Nov at 14:02" ("" if none)."""
-        if self.restored_at is None:
-            return ""
+        """When the newest backup that brought a game back was made, as in " made 26 Nov at 14:02"."""
+        assert self.restored_at is not None, "said only of games a backup brought back"
         return time.strftime(" made %d %b at %H:%M", time.localtime(self.restored_at))
-
-
-def _abandoned(game: tuple[Any, ...]) -> bool:
-    try:
-        return bool(game[6]) and json.loads(game[6]).get("reason") == ABANDONED
-    except (ValueError, AttributeError):
-        return False
 
 
 _Rows = tuple[dict[int, tuple[Any, ...]], dict[tuple[int, int], tuple[Any, ...]]]
@@ -330,7 +318,11 @@ def salvage_file(path: Path, *, why: str = "damaged", reason: str = "") -> tuple
     survey = _survey(path)
     games, moves = survey.settle()
     aside = move_aside(path, why)
-    create_file(path, games, moves)
+    try:
+        create_file(path, games, moves)
+    except BaseException:
+        move_back(aside, path)  # a card too full for the mended file: the damaged one stays under its name
+        raise
     connection = connect_wal(path, 2.0)
     if why == "newer":
         sentence = (
@@ -376,14 +368,9 @@ def check(path: str | Path) -> CheckReport:
             f"The write-ahead log {path.name}-wal is damaged: SQLite would drop {report.lost_commits} saved "
             f"change{'s' if report.lost_commits != 1 else ''} after it ({report.detail})."
         )
-    connection = memory_db()
-    try:
-        connection.deserialize(checkpointed(db, wal))
-        problems.extend(verify_all(connection))
-    except Exception as error:  # the store's edge, as in `verify_all`
-        problems.append(_unreadable(error))
-    finally:
-        connection.close()
+    with closing(memory_db()) as connection:
+        connection.deserialize(checkpointed(db, wal))  # never raises: SQLite reads the bytes only when asked
+        problems.extend(verify_all(connection))  # nor this: whatever SQLite answers is a sentence
     if not problems:
         return CheckReport(())
     survey = _survey(path)

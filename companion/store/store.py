@@ -41,12 +41,9 @@ class Store(Tallies):
             return cls._in_memory_copy(path, weather_sentence(error, path, opening=True), clock)
         try:
             connection, notice = open_writable(path, busy_timeout)
-        except Weather as weather:
+        except Weather as weather:  # the card, at any step (`open_writable` turns its OSErrors into weather)
             lock.release()
             return cls._in_memory_copy(path, weather.sentence, clock)
-        except OSError as error:  # the card, at any step of a repair
-            lock.release()
-            return cls._in_memory_copy(path, weather_sentence(error, path, opening=True), clock)
         except BaseException:
             lock.release()
             raise
@@ -76,12 +73,10 @@ class Store(Tallies):
     def _in_memory_copy(cls, path: Path, why: str, clock: Callable[[], float]) -> Store:
         """Play on a copy of the file in memory while it cannot be written; try again at every write."""
         missing = not path.exists()
-        try:
-            # a missing file beside backups: their games, in memory, written back with the rest when it can be
-            whole = not missing or backups(path)
-            connection, survey = copy_in_memory(path, 2.0) if whole else (fresh_memory_db(), None)
-        except Exception:  # unreadable too: the table still plays, in memory
-            connection, survey = fresh_memory_db(), None
+        # A missing file beside backups: their games, in memory, written back with the rest when it can be.
+        # `copy_in_memory` never raises: what it cannot read (the file, its backups) it salvages around.
+        whole = not missing or backups(path)
+        connection, survey = copy_in_memory(path, 2.0) if whole else (fresh_memory_db(), None)
         notice = survey.sentence(path, kept_aside=None) if survey is not None else None
         if missing and survey is not None:
             notice = (

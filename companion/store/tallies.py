@@ -35,10 +35,8 @@ class Tallies(Reading, Writing):
         win. Read from the running wins tally (`store.tally`): one row per game, however many were played.
         Where that row is missing, damaged or behind, that game's wins are counted again once, and kept.
         """
-        try:
-            kinds = tally.stamps(self._db)
-        except Exception:  # a damaged tally holds nothing the games do not: counted again below
-            kinds = {}
+        # The stamps are summed over the games' records: damage there is repaired at the store's edge, as any read's.
+        kinds: dict[str, int] = self._guarded(lambda: tally.stamps(self._db)) or {}
         out = {}
         for game, at_stamp in sorted(kinds.items()):
             try:
@@ -76,10 +74,7 @@ class Tallies(Reading, Writing):
         return DiceStats.of_tally(counts)
 
     def _count_dice_again(self, game: str) -> list[int]:
-        try:
-            before = tally.stamp(self._db, game)
-        except Exception:
-            before = None
+        before = self._guarded(lambda: tally.stamp(self._db, game))  # None: the games could not be read
         counts = tally.recount(event for move in self.all_moves(game) for event in move.events)
         if before is None or not (self._writable and self._saving):
             return counts  # only looking, or moves are not being saved: counted, not kept

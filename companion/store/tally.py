@@ -69,34 +69,29 @@ Written = dict[str, tuple[int, int, list[int], str]]
 """Game -> the tally row this store wrote last (its stamp, checksum, counts and their text), for `keep`."""
 
 
-def keep(
-    db: sqlite3.Connection, game: str, events: Iterable[Any] = (), sign: int = 0, *, written: Written | None = None
-) -> int | None:
+def keep(db: sqlite3.Connection, game: str, events: Iterable[Any] = (), sign: int = 0, *, written: Written) -> int:
     """After one write that raised one record's version by one: count `events`' rolls `sign` times (+1, -1, 0).
 
     Called inside that write's transaction. A tally that was not up to date before the write is dropped, to be
     counted again when read; a game with no record before this one starts from nothing. Returns the stamp it
-    read (None if the file has no tally).
+    read.
 
     `written` (the store's, kept by this function) holds the row it wrote last for each game. When the file
     still holds exactly that row (its stamp and checksum: one ``UPDATE`` by key that changes nothing else),
     it is the row before this write and up to date: its stamp is not summed again over every record (a scan
-        of every game of that kind) nor its counts checked, parsed and written out again when no dice rolled. The
+    of every game of that kind) nor its counts checked, parsed and written out again when no dice rolled. The
     store clears `written` whenever a write fails or the file is replaced; a record written without `keep`
     (an older app) still leaves the stamp behind, counted when read.
     """
-    mine = written.pop(game, None) if written is not None else None
-    if mine is not None and written is not None:
+    mine = written.pop(game, None)
+    if mine is not None:
         done = _rewrite(db, game, events, sign, mine, written)
         if done is not None:
             return done
-    try:
-        # the stamp and the row in one statement: this runs inside every move's transaction
-        found = db.execute(_STAMP_AND_ROW, (game,)).fetchone()
-    except sqlite3.OperationalError as error:
-        if "no such table" in str(error):  # a copy of an older file, made before the tally: counted when read
-            return None
-        raise
+    # The stamp and the row in one statement: this runs inside every move's transaction. The tables are always
+    # there (`ensure_tally` adds them to an older file when it is opened): a table another program dropped or
+    # changed raises here, and is damage, repaired at the store's edge like a renamed column.
+    found = db.execute(_STAMP_AND_ROW, (game,)).fetchone()
     now = int(found[0])
     row = found[1:] if found[1] is not None else None
     values = valid_row("dice_tally", TALLY_COLUMNS, row) if row else None
@@ -144,7 +139,7 @@ def _count(
     events: Iterable[Any],
     sign: int,
     now: int,
-    written: Written | None,
+    written: Written,
 ) -> int:
     for a, b in rolls_in(events) if sign else ():
         counts[pair_index(a, b)] += sign
@@ -152,8 +147,7 @@ def _count(
     values = (game, text, now)
     checksum = row_checksum("dice_tally", values)
     db.execute(_WRITE, (*values, checksum))
-    if written is not None:
-        written[game] = (now, checksum, counts, text)
+    written[game] = (now, checksum, counts, text)
     return now
 
 
@@ -242,13 +236,8 @@ def keep_wins(db: sqlite3.Connection, game: str, before: Any = None, after: Any 
     """
     if before is None and after is None:
         return
-    try:
-        now = wins_stamp(db, game)
-        row = db.execute(f"SELECT {WINS_NAMES}, checksum FROM wins_tally WHERE game = ?", (game,)).fetchone()
-    except sqlite3.OperationalError as error:
-        if "no such table" in str(error):  # a copy of an older file, made before the tally: counted when read
-            return
-        raise
+    now = wins_stamp(db, game)
+    row = db.execute(f"SELECT {WINS_NAMES}, checksum FROM wins_tally WHERE game = ?", (game,)).fetchone()  # as `keep`
     was = now - (version if after is not None else 0) + (version - 1 if before is not None else 0)
     values = valid_row("wins_tally", WINS_COLUMNS, row) if row else None
     wins = _wins(values[1]) if values is not None and values[2] == was else None

@@ -47,7 +47,8 @@ class Writing(Backups):
             try:
                 yield self._db
             except BaseException:
-                if self._db.in_transaction:
+                # SQLite may have rolled back by itself already (a full card, an I/O error): the first error stays
+                with contextlib.suppress(sqlite3.Error):
                     self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
@@ -56,9 +57,8 @@ class Writing(Backups):
             raise
         except Exception as error:  # the store's edge: weather only when the system says so, else damage
             self._forget_written()
-            if self._db.in_transaction:
-                with contextlib.suppress(Exception):
-                    self._db.execute("ROLLBACK")
+            with contextlib.suppress(Exception):  # a COMMIT that failed; mostly SQLite has rolled back already
+                self._db.execute("ROLLBACK")
             if isinstance(error, sqlite3.IntegrityError):
                 log.warning("games file %s: changed by another program; a move was not saved", self._where)
                 raise NotSaved(
@@ -108,7 +108,8 @@ class Writing(Backups):
         except sqlite3.Error as error:
             connection.close()
             lock.release()
-            self._not_saving(weather_sentence(error, self.path, opening=False))
+            # the table plays on in memory, as since opening: the sentence says so, not "this move was not saved"
+            self._not_saving(weather_sentence(error, self.path, opening=True))
             return
         with contextlib.suppress(sqlite3.Error):
             self._db.close()

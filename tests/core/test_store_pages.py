@@ -516,3 +516,115 @@ def test_checkpointed_with_a_damaged_wal_header(wal_case: WalCase, tmp_path: Pat
     image = checkpointed(wal_case.db, _flip(wal_case.wal, pos))
     assert _read(image) == wal_case.live
     assert _open_ro(tmp_path, image) == wal_case.live
+
+
+# --- what a damaged page or a cut file can hold: each costs what it touches, never the salvage ------------------
+
+
+def _freelist_db(tmp_path: Path) -> tuple[bytes, Tables]:
+    path = tmp_path / "g.db"
+    _make_db(path, 600, page_size=1024)
+    con = sqlite3.connect(path, isolation_level=None)
+    con.execute("PRAGMA secure_delete=OFF")
+    con.execute("DELETE FROM t WHERE n BETWEEN 100 AND 500")
+    assert con.execute("PRAGMA freelist_count").fetchone()[0] > 10
+    expected = _selected(con)
+    con.close()
+    return path.read_bytes(), expected
+
+
+def _u32_at(data: bytes, pos: int, value: int) -> bytes:
+    return data[:pos] + value.to_bytes(4, "big") + data[pos + 4 :]
+
+
+def test_a_freelist_astray_never_hides_a_live_page(tmp_path: Path) -> None:
+    """A freelist trunk number that lands on a live b-tree page, a trunk whose count is beyond any page, or leaf
+    numbers beyond the file: the chain is not trusted there, and every live row is still read."""
+    db, expected = _freelist_db(tmp_path)
+    trunk = int.from_bytes(db[32:36], "big")
+    live = next(p for p, kind in _page_types(db, 1024).items() if kind == 0x0D and p > 1)
+    at = (trunk - 1) * 1024
+    damaged = [
+        _u32_at(db, 32, live),  # the header's first trunk is a table leaf
+        _u32_at(db, at + 4, 0xFFFF),  # the trunk counts more leaves than a page holds
+        _u32_at(_u32_at(db, at + 8, 0), at + 12, 10**6),  # leaves numbered 0 and past the end of the file
+    ]
+    for data in damaged:
+        assert _subset(expected, _read(data))
+
+
+def test_a_freelist_trunk_on_the_page_a_cut_file_lost_half_of(small_db: bytes) -> None:
+    """The file is cut in the middle of its last page, which its (damaged) freelist names as a trunk."""
+    last = len(small_db) // 1024
+    cut = small_db[: (last - 1) * 1024] + (0).to_bytes(4, "big") + (200).to_bytes(4, "big") + bytes(92)
+    cut = _u32_at(cut, 32, last)
+    whole = _read(small_db)
+    got = _read(cut)
+    assert got.t and got.t <= whole.t
+
+
+def test_malformed_records_are_skipped_not_misread() -> None:
+    from companion.store.pages import _decode_record, _varint
+
+    assert _decode_record(b"\x03\x81\x81") is None  # a column type running off the end of its header
+    assert _decode_record(b"\x02\x06") is None  # an 8-byte integer with no bytes
+    assert _decode_record(b"\x02\x07") is None  # a real with no bytes
+    assert _decode_record(b"\x02\x0a") is None  # serial types 10 and 11 are reserved
+    assert _decode_record(b"\x02\x01\x07") == (7,)
+    assert _varint(b"\xff" * 8, 0) is None  # a nine-byte varint cut short
+    assert _varint(b"\xff" * 9, 0) == (2**64 - 1, 9)
+
+
+def test_a_cell_cut_at_the_end_of_its_page_and_a_rowid_beyond_63_bits() -> None:
+    from companion.store.pages import _cell_record, _payload
+
+    page = bytearray(1024)
+    page[-2:] = b"\x05\xff"  # a rowid whose varint runs off the page
+    assert _cell_record(bytes(page), bytes(page), 0x0D, 1022, 2, 1024, 1024, 2) is None
+    cell = b"\x03" + b"\xff" * 9 + b"\x02\x01\x07"  # rowid 2**64 - 1: SQLite's -1
+    page[100 : 100 + len(cell)] = cell
+    record = _cell_record(bytes(page), bytes(page), 0x0D, 100, 2, 1024, 1024, 2)
+    assert record is not None and record.rowid == -1 and record.values == (7,)
+    # A payload whose overflow page is the one a cut file lost most of: no payload, no exception.
+    db = bytes(1024 * 2 + 10)
+    head = bytearray(1024)
+    head[10 + 980 : 10 + 984] = (3).to_bytes(4, "big")  # after the 980 bytes kept on the page itself
+    assert _payload(db, bytes(head), 10, 2000, 989, 1024, 1024, 3) is None
+
+
+def test_a_wal_of_only_its_header_is_no_damage(wal_case: WalCase) -> None:
+    """What SQLite leaves after a checkpoint that reset the log: its header and no frame."""
+    report = check_wal(wal_case.wal[:32])
+    assert report.frames == 0 and not report.damaged and report.detail == "WAL has no frames"
+    assert checkpointed(wal_case.db, wal_case.wal[:32])[100:] == wal_case.db[100:]
+
+
+def test_a_frame_whose_page_number_reads_0_ends_what_sqlite_replays(wal_case: WalCase) -> None:
+    at = 32 + 3 * wal_case.frame_size
+    report = check_wal(_u32_at(wal_case.wal, at, 0))
+    assert report.damaged and "frame 4 of" in report.detail and "has page number 0" in report.detail
+    assert report.replayed <= 3
+
+
+def test_a_cell_pointer_into_the_page_header_costs_that_cell_only(small_db: bytes) -> None:
+    whole = _read(small_db)
+    leaf = next(p for p, kind in _page_types(small_db, 1024).items() if kind == 0x0D and p > 1)
+    at = (leaf - 1) * 1024
+    damaged = small_db[: at + 8] + bytes(2) + small_db[at + 10 :]  # its first cell "at" offset 0
+    got = _read(damaged)
+    assert got.t <= whole.t and len(whole.t - got.t) == 1
+
+
+def test_a_payload_size_beyond_every_page_of_the_file_is_no_payload() -> None:
+    """A flipped bit in a cell's payload size: more overflow pages than the file has is damage, not a chain."""
+    from companion.store.pages import _payload
+
+    page = bytes(1024)
+    assert _payload(page * 3, page, 10, 10**9, 989, 1024, 1024, 3) is None
+
+
+def test_a_reserved_bytes_count_that_took_a_flipped_bit_loses_no_row(small_db: bytes) -> None:
+    """Byte 20 of the header (bytes reserved at the end of every page) reads 32 instead of 0: cells that spill
+    to overflow pages are read again as if nothing were reserved."""
+    damaged = small_db[:20] + bytes([32]) + small_db[21:]
+    assert _subset(_read(small_db), _read(damaged))
