@@ -5,8 +5,9 @@
 ``python -m bench.first_frame first-use --db PATH [--at-once]``   our app; then each game's screen opened by a
     touch on its button on home, the first time after start-up and again, each timed from the touch to the
     frame that shows it (``OPEN first|again GAME SECONDS`` lines). After `SETTLE` seconds, as a table taps once
-    the app has settled; with ``--at-once``, Quark alone, tapped at the first frame (before anything loaded in
-    the background could help).
+    the app has settled (and what it loads ahead after its first frame is loaded: ``READY SECONDS``, counted
+    from the first frame); with ``--at-once``, Quark alone, tapped at the first frame (before anything loaded
+    ahead could help).
 """
 
 from __future__ import annotations
@@ -73,8 +74,10 @@ class FirstUse:
         self.t0 = 0.0
         self.game = ""
         self.round = ""
+        self.first_frame = 0.0
 
     def start(self) -> None:
+        self.first_frame = time.perf_counter()
         self.steps = self._script()
         self._next()
 
@@ -82,6 +85,7 @@ class FirstUse:
         games = ("quark",) if self.at_once else GAMES
         if not self.at_once:
             yield SETTLE
+            yield "ready"
         for self.round in ("first", "again"):
             for game in games:
                 yield game
@@ -98,8 +102,24 @@ class FirstUse:
             App.get_running_app().stop()
         elif isinstance(step, float):
             Clock.schedule_once(lambda _dt: self._next(), step)
+        elif step == "ready":
+            Clock.schedule_once(self._ready, 0)
         else:
             Clock.schedule_once(lambda _dt: self._touch(step), 0)
+
+    def _ready(self, _dt: float) -> None:
+        """Wait until what the app loads ahead after its first frame is loaded (at once if it loads nothing)."""
+        from kivy.app import App
+        from kivy.clock import Clock
+
+        if getattr(App.get_running_app(), "warming", None) is not None:
+            Clock.schedule_once(self._ready, 0.02)
+            return
+        print(f"\nREADY {self.since_first_frame():.6f}", flush=True)
+        self._next()
+
+    def since_first_frame(self) -> float:
+        return time.perf_counter() - self.first_frame
 
     def _touch(self, game: str) -> None:
         from kivy.app import App

@@ -7,7 +7,7 @@ works with arrives in a `Table`.
 Start-up loads only what home draws (issue 26): the sessions, the game
 screens and their rules files, the phones' switch are imported when first
 needed. After the first frame, with `warm_up`, what a tap will need is loaded
-in the background, one small piece a frame (`ui.screens.warm_ups`), so the
+in the background, a few milliseconds a frame (`ui.screens.warm_ups`), so the
 first tap on a game finds its screen ready and a tap is never held up for long.
 """
 
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +36,9 @@ if TYPE_CHECKING:  # each loaded when first needed: not on the way to home's fir
     from ui.screens.base import GameScreen
 
 log = logging.getLogger(__name__)
+
+WARM_SLICE = 0.008
+"""Seconds of loading ahead a frame at most (one piece may take longer: a module is loaded whole)."""
 
 
 class CompanionApp(App):
@@ -118,19 +122,21 @@ class CompanionApp(App):
             Clock.schedule_once(self._warm_next, 0)  # after the hardware: scheduled after it, run after it
 
     def _warm_next(self, _dt: float) -> None:
-        """One piece of what a tap will need (a module, a rules file), then the rest from the next frame on."""
-        if self.warming is None:
-            return
-        step = next(self.warming, None)
-        if step is None:
-            self.warming = None
-            log.debug("start-up's loading in the background is done")
-            return
-        try:
-            step()
-        except Exception:  # a piece that fails now fails again, and is said, when a tap needs it
-            log.exception("loading ahead of a tap failed")
-        Clock.schedule_once(self._warm_next, 0)
+        """Pieces of what a tap will need (a module, a rules file) for `WARM_SLICE` seconds at most (a piece
+        is never cut), then the rest from the next frame on: a touch waits for one slice at most."""
+        started = time.perf_counter()
+        while self.warming is not None and time.perf_counter() - started < WARM_SLICE:
+            piece = next(self.warming, None)
+            if piece is None:
+                self.warming = None
+                log.debug("start-up's loading ahead is done")
+                return
+            try:
+                piece()
+            except Exception:  # a piece that fails now fails again, and is said, when a tap needs it
+                log.exception("loading ahead of a tap failed")
+        if self.warming is not None:
+            Clock.schedule_once(self._warm_next, 0)
 
     def _hardware(self) -> None:
         try:

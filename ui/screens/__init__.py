@@ -8,7 +8,7 @@ explicitly, once, when its screen is first needed.
 
 None of them is on the way to home's first frame (issue 26): `warm_ups`
 lists, in small pieces, what a tap will need, for the app to load after
-its first frame, one piece a frame.
+its first frame, a few milliseconds a frame.
 """
 
 from __future__ import annotations
