@@ -1,4 +1,4 @@
-"""Child process for the start-up benchmark: print seconds to the first frame and peak memory, then quit.
+"""Child process for the start-up benchmark: print seconds (and CPU seconds) to the first frame and peak memory.
 
 ``python -m bench.first_frame hello``   a bare Kivy "hello" app (the baseline)
 ``python -m bench.first_frame companion --db PATH``   our app, through the same path as `companion run`
@@ -29,7 +29,8 @@ def _report_and_stop() -> None:
     from kivy.app import App
 
     started = float(os.environ["BENCH_T0"])
-    print(f"{time.time() - started:.4f} ", end="", flush=True)
+    used = resource.getrusage(resource.RUSAGE_SELF)  # this process's CPU so far: a shared machine's load adds none
+    print(f"{time.time() - started:.4f} {used.ru_utime + used.ru_stime:.4f} ", end="", flush=True)
 
     def stop(_dt: float) -> None:
         App.get_running_app().stop()
