@@ -3,30 +3,42 @@
 The app is thin on purpose: it switches screens and starts or resumes
 sessions. Rules live in `companion`, devices in `hardware`; everything it
 works with arrives in a `Table`.
+
+Start-up loads only what home draws (issue 26): the sessions, the game
+screens and their rules files, the phones' switch are imported when first
+needed. After the first frame, with `warm_up`, what a tap will need is loaded
+in the background, a few milliseconds a frame (`ui.screens.warm_ups`), so the
+first tap on a game finds its screen ready and a tap is never held up for long.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import Any
+import sys
+import time
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.game import Options, Player, Refusal
-from companion.session import AnySession, Session
 from companion.store import Store
 from ui import systemd_notify
 from ui.kv import THEME_KV, load_kv
-from ui.phone_switch import switch_of
-from ui.screens import screen_class
-from ui.screens.base import GameScreen
 from ui.screens.home import HomeScreen
 from ui.table import Table
 
+if TYPE_CHECKING:  # each loaded when first needed: not on the way to home's first frame
+    from companion.session import AnySession
+    from ui.phone_switch import PhoneSwitch
+    from ui.screens.base import GameScreen
+
 log = logging.getLogger(__name__)
+
+WARM_SLICE = 0.008
+"""Seconds of loading ahead a frame at most (one piece may take longer: a module is loaded whole)."""
 
 
 class CompanionApp(App):
@@ -41,6 +53,7 @@ class CompanionApp(App):
         on_first_frame: Callable[[], None] | None = None,
         start_hardware: Callable[[Table], list[str]] | None = None,
         resume_on_start: bool = False,
+        warm_up: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -49,6 +62,9 @@ class CompanionApp(App):
         self.session: AnySession | None = None
         self._on_first_frame = on_first_frame
         self._start_hardware = start_hardware
+        self._warm_up = warm_up
+        self.warming: Iterator[Callable[[], object]] | None = None
+        """What is still to be loaded in the background after the first frame (None: nothing, or done)."""
 
     # -- Kivy's hooks ------------------------------------------------------------
 
@@ -99,6 +115,28 @@ class CompanionApp(App):
             self._on_first_frame()
         if self._start_hardware:
             Clock.schedule_once(lambda _dt: self._hardware(), 0)
+        if self._warm_up:
+            from ui.screens import warm_ups
+
+            self.warming = warm_ups()
+            Clock.schedule_once(self._warm_next, 0)  # after the hardware: scheduled after it, run after it
+
+    def _warm_next(self, _dt: float) -> None:
+        """Pieces of what a tap will need (a module, a rules file) for `WARM_SLICE` seconds at most (a piece
+        is never cut), then the rest from the next frame on: a touch waits for one slice at most."""
+        started = time.perf_counter()
+        while self.warming is not None and time.perf_counter() - started < WARM_SLICE:
+            piece = next(self.warming, None)
+            if piece is None:
+                self.warming = None
+                log.debug("start-up's loading ahead is done")
+                return
+            try:
+                piece()
+            except Exception:  # a piece that fails now fails again, and is said, when a tap needs it
+                log.exception("loading ahead of a tap failed")
+        if self.warming is not None:
+            Clock.schedule_once(self._warm_next, 0)
 
     def _hardware(self) -> None:
         try:
@@ -122,7 +160,9 @@ class CompanionApp(App):
         for device in (self.table.displays, self.table.race):
             if device is not None:
                 device.close()
-        switch_of(self.table).stop()
+        self.warming = None
+        if self.table.phone_switch is not None or self.table.phones is not None:  # else no phones were ever on
+            self._phones().stop()
         systemd_notify.notify("STOPPING=1")
 
     def reset(self, table: Table) -> None:
@@ -149,6 +189,8 @@ class CompanionApp(App):
         """Start a new game (raises `SetupError` for options it cannot take)."""
         settings = {**self.table.config.settings_for(game), **options.settings}
         options = Options(options.players, settings)
+        from companion.session import Session
+
         if self.session is not None and self.session.outcome is None:
             self.session.pause_clock()
         session = Session.start(self.table.store, game, options, dice=self.table.dice, clock=self.table.clock)
@@ -166,6 +208,8 @@ class CompanionApp(App):
         """
         store, dice, clock = self.table.store, self.table.dice, self.table.clock
         try:
+            from companion.session import Session
+
             if game_id is None:
                 session = Session.resume(store, dice=dice, clock=clock)
             else:
@@ -205,6 +249,8 @@ class CompanionApp(App):
         if self.table.displays is not None:
             self.table.displays.attach(session)  # each player display shows its own player's view
         self._phones_follow(session)
+        from ui.screens import screen_class
+
         screen = screen_class(session.game.name)(session, self.table, on_home=self.go_home)
         self.screens.add_widget(screen)
         self.screens.current = screen.name
@@ -225,15 +271,24 @@ class CompanionApp(App):
         self.home.refresh()
 
     def _phones_follow(self, session: AnySession) -> None:
-        switch_of(self.table).follow(session)
+        if self.table.phones is not None:  # phones off: nothing to follow (and their switch not loaded for it)
+            self._phones().follow(session)
 
     def choose_phones(self, listen: str | None) -> None:
         """Settings: phones off (None) or on at `listen` (a network's name or an address); a problem is a notice."""
-        notices = switch_of(self.table).choose(listen, self.session)
+        notices = self._phones().choose(listen, self.session)
         self.home.notice = " ".join(notices)
 
+    def _phones(self) -> PhoneSwitch:
+        from ui.phone_switch import switch_of
+
+        return switch_of(self.table)
+
     def _drop_game_screen(self) -> None:
+        base = sys.modules.get("ui.screens.base")
+        if base is None:
+            return  # no game screen was ever made
         for screen in list(self.screens.screens):
-            if isinstance(screen, GameScreen) and screen.name != self.screens.current:
+            if isinstance(screen, base.GameScreen) and screen.name != self.screens.current:
                 screen.close()
                 self.screens.remove_widget(screen)

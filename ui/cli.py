@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from companion import config as config_file
 from companion import paths
@@ -22,10 +22,12 @@ from companion.choices import TableChoices
 from companion.dice import RandomDice
 from companion.game import ABANDONED, Options, Refusal, RuleError, SetupError
 from companion.games import names
-from companion.session import AnySession, Session
 from companion.store import Store, StoreRefused
 from companion.store import check as check_store
 from ui.wiring import start_hardware  # the one place the hardware is wired (Kivy not loaded)
+
+if TYPE_CHECKING:  # sessions are loaded by the commands that play (`companion run` after its first frame)
+    from companion.session import AnySession
 
 EXIT_BAD_INPUT = 2
 """Bad arguments, an unreadable actions file, or a games file that is not ours or is in use."""
@@ -265,6 +267,8 @@ def play(args: argparse.Namespace) -> int:
         store = Store.open(args.db) if args.db else Store.in_memory()
     except StoreRefused as refused:  # not a games file of ours, or another companion is writing it
         return refuse(refused)
+    from companion.session import Session
+
     with store:
         told = _Telling(store)
         told()
@@ -340,6 +344,8 @@ def _resume(store: Store, args: argparse.Namespace, settings: dict[str, Any], di
             raise LookupError(f"the unfinished game in {args.db} is played by {', '.join(options.names)}.")
     if any(key not in options.settings or options.settings[key] != value for key, value in settings.items()):
         raise LookupError(f"the unfinished game in {args.db} was started with other settings.")
+    from companion.session import Session
+
     return Session.load(store, record.id, dice=dice, clock=lambda: 0.0)
 
 
@@ -613,7 +619,9 @@ def run(args: argparse.Namespace, *, on_first_frame: Callable[[], None] | None =
     from ui.dispatch import clock_dispatcher
 
     table.dispatch = clock_dispatcher
-    CompanionApp(table, on_first_frame=on_first_frame, start_hardware=start_hardware, resume_on_start=appliance).run()
+    CompanionApp(
+        table, on_first_frame=on_first_frame, start_hardware=start_hardware, resume_on_start=appliance, warm_up=True
+    ).run()
     return 0
 
 

@@ -19,9 +19,9 @@ from kivy.clock import Clock
 from companion.choices import PhonesChoice, TableChoices
 from companion.config import Config
 from companion.dispatch import Dispatcher
-from companion.session import AnySession
 
 if TYPE_CHECKING:
+    from companion.session import AnySession
     from ui.phones import PhoneTable
 
 log = logging.getLogger(__name__)

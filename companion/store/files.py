@@ -319,10 +319,12 @@ def backups(path: Path) -> list[Path]:
 
 def wal_damaged(path: Path) -> bool:
     """Would SQLite silently drop committed transactions from this file's ``-wal``?"""
-    from companion.store.pages import check_wal  # only after a pulled plug is there a WAL to read
-
     try:
         wal = sidecar(path, "-wal").read_bytes()
     except OSError:
         return False
+    if not wal:
+        return False  # no frames (as after a clean stop): the page reader is not loaded for it (issue 26)
+    from companion.store.pages import check_wal  # only after a pulled plug is there a WAL to read
+
     return check_wal(wal).damaged

@@ -1,0 +1,168 @@
+"""Start-up loads only what home draws; what a tap needs is loaded after the first frame, in small slices.
+
+Issue 26: "Start-up ≤ 1.25× a bare Kivy app, in the same run: nothing on the
+path to the first frame that the home screen does not draw (the phone server,
+aiohttp, segno, the game screens and their kv files, salvage) — load them
+when first needed, and measure that first use too."
+
+Each check runs in a fresh interpreter (what one process has imported is the
+question), through the same path as ``companion run``. The timing itself is
+`make bench`'s ("start-up to first frame of home", "first game screen after
+start-up"), never asserted here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DEADLINE = 120.0  # seconds for a child to finish on a loaded machine: a limit, never a measurement
+
+GAME_SCREENS = ("ui.screens.quantum_link", "ui.screens.quark", "ui.screens.quin", "ui.screens.quinque")
+GAME_SCREENS += ("ui.screens.quintet",)
+NOT_FOR_HOME = (
+    "aiohttp",  # the phones' server
+    "segno",  # the phones' QR codes
+    "hardware.phones.server",
+    "hardware.display.hub",  # the player displays: opened after the first frame
+    "companion.store.salvage",  # mending a damaged file: only when it is damaged
+    "companion.store.pages",  # reading a file's pages and WAL raw: only when the WAL has frames to check
+    "companion.session",  # a game in play
+    "ui.screens.base",  # every game screen's base, and its rules file
+    "ui.screens.log",
+    "ui.screens.race",
+    "ui.widgets.settings",
+    *GAME_SCREENS,
+)
+KV_FILES = ("ui/screens/base.kv", *(f"{name.replace('.', '/')}.kv" for name in GAME_SCREENS))
+
+
+def _env(home: Path, display: str | None) -> dict[str, str]:
+    # As `companion run` from a terminal: none of Kivy's settings, none of pytest's.
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("KIVY_", "DISPLAY"))}
+    env.pop("PYTEST_CURRENT_TEST", None)
+    env.update(COMPANION_HOME=str(home), KIVY_NO_CONSOLELOG="1", **({"DISPLAY": display} if display else {}))
+    return env
+
+
+def _run(code: str, home: Path, *args: str, display: str | None = None) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=ROOT, env=_env(home, display), capture_output=True, text=True,
+        timeout=DEADLINE,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+    found: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return found
+
+
+IMPORT_APP = """
+import json, sys
+import ui.app
+print(json.dumps({"modules": sorted(sys.modules)}))
+"""
+
+
+def test_importing_the_app_loads_no_game_screen_no_session_and_no_phone_server(tmp_path: Path) -> None:
+    """Issue 26: "nothing on the path to the first frame that the home screen does not draw (the phone server,
+    aiohttp, segno, the game screens and their kv files, salvage)". `import ui.app` loads home's screen alone."""
+    modules = set(_run(IMPORT_APP, tmp_path)["modules"])  # type: ignore[arg-type]
+    assert "ui.screens.home" in modules  # the check sees what it should: home is there
+    assert not modules & set(NOT_FOR_HOME), sorted(modules & set(NOT_FOR_HOME))
+    assert not {name for name in modules if name.startswith(("aiohttp", "segno", "hardware.phones"))}
+
+
+START = """
+import json, sys
+from kivy.clock import Clock
+
+import ui.screens
+from ui import kv
+from ui.cli import _parser, run
+
+seen = {}
+frames = []
+pieces = ui.screens.warm_ups
+
+
+def counted():
+    for piece in pieces():
+        def one(piece=piece):
+            frames.append(Clock.frames)
+            return piece()
+        yield one
+
+
+ui.screens.warm_ups = counted
+
+
+def loaded_kv():
+    return sorted(str(path) for path in kv._loaded)
+
+
+def first_frame():
+    from kivy.app import App
+
+    app = App.get_running_app()
+    seen["at_first_frame"] = sorted(sys.modules)
+    seen["kv_at_first_frame"] = loaded_kv()
+    if sys.argv[2] == "tap":  # a table that taps a game at once, before anything is loaded ahead
+        seen["tapped"] = type(app.start_game("quark", app.home.options())).__name__
+
+    def done(_dt):
+        if app.warming is not None:
+            return True
+        seen["after_warm_up"] = sorted(sys.modules)
+        seen["kv_after_warm_up"] = loaded_kv()
+        seen["frames"] = frames
+        seen["showing"] = app.screens.current
+        app.stop()
+        return False
+
+    Clock.schedule_interval(done, 0.05)
+
+
+run(_parser().parse_args(["run", "--db", sys.argv[1]]), on_first_frame=first_frame)
+print(json.dumps(seen))
+"""
+
+
+def _start(tmp_path: Path, xvfb: str, tap: bool = False) -> dict[str, object]:
+    return _run(START, tmp_path / "home", str(tmp_path / "games.db"), "tap" if tap else "wait", display=xvfb)
+
+
+def test_start_up_draws_home_without_the_games_then_loads_them_in_slices(xvfb: str, tmp_path: Path) -> None:
+    """Issue 26: nothing the home screen does not draw on the way to its first frame; "after the first frame,
+    warm what a tap will need in the background in small slices on the main loop (Clock.schedule_once
+    chunks, so a tap is never blocked for long)"."""
+    _start(tmp_path, xvfb)  # the first start makes the games file; the second opens it as every start does
+    seen = _start(tmp_path, xvfb)
+    at_first = set(seen["at_first_frame"])  # type: ignore[arg-type]
+    assert "ui.screens.home" in at_first
+    assert not at_first & set(NOT_FOR_HOME), sorted(at_first & set(NOT_FOR_HOME))
+    kv_first = "\n".join(seen["kv_at_first_frame"])  # type: ignore[arg-type]
+    assert "home.kv" in kv_first and not any(name in kv_first for name in KV_FILES)
+
+    # Then each game's screen, its rules file and the session are loaded, ready for the first tap...
+    after = set(seen["after_warm_up"])  # type: ignore[arg-type]
+    assert {*GAME_SCREENS, "companion.session", "ui.screens.base", "ui.screens.log", "ui.widgets.settings"} <= after
+    kv_after = "\n".join(seen["kv_after_warm_up"])  # type: ignore[arg-type]
+    assert all(name in kv_after for name in KV_FILES), kv_after
+    # ...in slices over several frames, never all at once.
+    frames: list[int] = seen["frames"]  # type: ignore[assignment]
+    assert len(frames) >= 2 * len(GAME_SCREENS) and len(set(frames)) >= 3, frames
+    # The phones are off: their server, aiohttp and segno are never loaded ahead.
+    assert not {name for name in after if name.startswith(("aiohttp", "segno", "hardware.phones.server"))}
+    assert seen["showing"] == "home"
+
+
+def test_a_game_tapped_at_the_first_frame_opens_and_the_loading_ahead_still_finishes(xvfb: str, tmp_path: Path) -> None:
+    """Issue 26: "A player must not then wait on their first tap": a game tapped before anything was loaded
+    ahead loads what it needs itself and opens; what is left to load ahead is loaded after it."""
+    seen = _start(tmp_path, xvfb, tap=True)
+    assert seen["tapped"] == "QuarkScreen"
+    assert seen["showing"] != "home"  # the game stays on screen while the rest loads behind it
+    assert set(GAME_SCREENS) <= set(seen["after_warm_up"])  # type: ignore[arg-type]
