@@ -15,10 +15,11 @@ from companion.games import game
 from companion.games.quantum_link.rules import CELLS, Pass, Place, QuantumLinkState
 from companion.session import Session
 from companion.store import Store
+from tests.support.depth import examples
 
 RULES = game("quantum-link")
 DICE = RandomDice.seeded(0)
-PROPERTY = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def recount(board: dict[tuple[int, int], tuple[str, int, bool]]) -> dict[str, int]:

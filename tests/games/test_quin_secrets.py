@@ -48,6 +48,7 @@ from companion.games.quin.pieces import (
 from companion.games.quin.state import QuinState
 from companion.session import Session
 from companion.store import Store
+from tests.support.depth import examples
 from tests.support.quin import ANN, BO, GAME, identity_words
 
 NAMES = (ANN, BO)
@@ -273,7 +274,11 @@ def check_refusal(state: QuinState, action: dict[str, Any], refusal: RuleError) 
     assert not identity_words(str(refusal), secret), f"refusal {refusal} names a hidden kind"
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=examples(60),  # whole random games: TEST_DEPTH=5 plays 300 (tests/support/depth.py)
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(table=table_settings(), data=st.data())
 def test_random_games_keep_every_hidden_identity_hidden(table, data):
     store = Store.in_memory()

@@ -65,6 +65,7 @@ from companion.games.quin.pieces import (
 from companion.games.quin.rules import FirstSightReached, Flashed, TimeUsed
 from companion.session import Session
 from companion.store import Store
+from tests.support.depth import examples
 from tests.support.quin import ANN, BO
 from ui import cli
 
@@ -541,7 +542,7 @@ def same_output(lines_a: list[str], lines_b: list[str], setting: tuple[str, ...]
 
 
 @settings(
-    max_examples=60,
+    max_examples=examples(30),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
 )
