@@ -23,7 +23,8 @@ The goals are issue 26's ruling: a screen showing a running clock must draw
 once a second (under Xvfb by the CPU), so a game screen is measured against
 the ticking bare app, goal ≤ 1.2; home (with or without unfinished games)
 against the idle bare app, goal ≤ 1.0.
-Beside it, Kivy's frames in the while (how often the main loop woke), the
+
+Beside each figure, Kivy's frames in the while (how often the main loop woke), the
 window's draws (how often anything was drawn), Kivy's ``maxfps`` in each
 (ours is Kivy's default, as the baseline's: the first line says so), and
 the share of the CPU time spent in Mesa's software rasterizer threads
