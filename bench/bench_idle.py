@@ -1,9 +1,11 @@
-"""Idle cost: the CPU an app sitting still takes, against a bare Kivy app sitting still (issue 14).
+"""Idle cost: the CPU an app sitting still takes, against a bare Kivy app sitting still (issues 14, 26).
 
 An appliance is left on all evening on a fanless Pi, mostly waiting. Each
 figure is the process's CPU time (user + system, every thread) over
 `SECONDS` seconds of idling under the same X screen, after `SETTLE` seconds
-to let the first frames and any loading pass:
+to let the first frames and any loading pass (on home, after its first
+notice has gone by itself, `NOTICE_SECONDS`: this machine has no GPIO chip,
+and home says so once, then sits still):
 
 - the baseline: a bare Kivy app with one Label, Kivy's own defaults;
 - the same bare app with its Label's text changing once a second, as a
@@ -14,9 +16,15 @@ to let the first frames and any loading pass:
 - each game's screen with a game just started: the game clock running.
 
 Each is a child process (``python -m bench.bench_idle child WHAT``), the
-rounds interleaved so that drift on a shared machine hits all alike; the
-median of the rounds is shown beside the baseline's, as a ratio. Goal: ≤ 1.0.
-Beside it, Kivy's frames in the while (how often the main loop woke), the
+rounds (at least 3) interleaved so that drift on a shared machine hits all
+alike; the median of the rounds is shown beside the baseline's, as a ratio.
+
+The goals are issue 26's ruling: a screen showing a running clock must draw
+once a second (under Xvfb by the CPU), so a game screen is measured against
+the ticking bare app, goal ≤ 1.2; home (with or without unfinished games)
+against the idle bare app, goal ≤ 1.0.
+
+Beside each figure, Kivy's frames in the while (how often the main loop woke), the
 window's draws (how often anything was drawn), Kivy's ``maxfps`` in each
 (ours is Kivy's default, as the baseline's: the first line says so), and
 the share of the CPU time spent in Mesa's software rasterizer threads
@@ -39,11 +47,16 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 SECONDS = float(os.environ.get("BENCH_IDLE_SECONDS", "8"))
-SETTLE = 2.0
-ROUNDS = int(os.environ.get("BENCH_IDLE_ROUNDS", "2"))
+SETTLE = 3.0
+"""Seconds from the first frame (a game's: once started) before counting: a board's scroll bars fade out."""
+ROUNDS = max(3, int(os.environ.get("BENCH_IDLE_ROUNDS", "3")))
+"""Rounds, interleaved; the ruling asks for the median of at least 3."""
 GAMES = ("quantum-link", "quark", "quin", "quinque", "quintet")
 PLAYERS = ("Ann", "Bo")
 GOAL = 1.0
+"""Home against the idle bare app."""
+GOAL_TICKING = 1.2
+"""A game screen, its clock running, against the bare app whose label ticks once a second."""
 REDRAWS = int(os.environ.get("BENCH_IDLE_REDRAWS", "60"))
 UNFINISHED = "home-unfinished"
 HELLO_CLOCK = "hello-clock"
@@ -65,8 +78,8 @@ def _rasterizer_seconds() -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def _measure_then_stop() -> None:
-    """From now: settle, then count CPU time, frames and draws over `SECONDS`, print them, and stop the app."""
+def _measure_then_stop(settle: float = SETTLE) -> None:
+    """From now: `settle`, then count CPU time, frames and draws over `SECONDS`, print them, and stop the app."""
     from kivy.app import App
     from kivy.clock import Clock
     from kivy.config import Config
@@ -88,7 +101,7 @@ def _measure_then_stop() -> None:
         print(f"IDLE {cpu:.4f} {raster:.4f} {Clock.frames - frames} {draws[0]} {maxfps}", flush=True)
         App.get_running_app().stop()
 
-    Clock.schedule_once(start, SETTLE)
+    Clock.schedule_once(start, settle)
 
 
 def _redraws_then_stop(show: Callable[[int], None]) -> None:
@@ -164,7 +177,11 @@ def companion(db: str, game: str | None, redraw: bool = False) -> None:
                 screen.refresh()
                 _redraws_then_stop(lambda n: setattr(screen, "clock_text", format_clock(n)))
                 return
-        _measure_then_stop()
+            _measure_then_stop()
+            return
+        from ui.screens.home import NOTICE_SECONDS
+
+        _measure_then_stop(max(SETTLE, NOTICE_SECONDS + 2.0))  # home's first notice goes by itself, then it idles
 
     run(_parser().parse_args(["run", "--db", db]), on_first_frame=first_frame)
 
@@ -278,7 +295,8 @@ def run() -> list[str]:
     ours_fps = sorted({fps for what, (*_, fps) in figures.items() if what != HELLO_CLOCK})
     lines = [
         f"Kivy's maxfps: ours {'/'.join(map(str, ours_fps))}, the bare app {base_fps} (Kivy's default);"
-        f" {ROUNDS} rounds, median; 'vs clock': against the bare app with a ticking label"
+        f" {ROUNDS} rounds interleaved, median; baselines: home the idle bare app ({base_cpu * 1000:.0f} ms),"
+        f" a game screen (its clock running) the bare app whose label ticks once a second"
     ]
     for what, (cpu, raster, frames, draws, _fps) in figures.items():
         label = {
@@ -286,18 +304,20 @@ def run() -> list[str]:
             UNFINISHED: "home screen, 3 unfinished",
             HELLO_CLOCK: "bare Kivy app, its label ticking",
         }.get(what, f"{what}, clock running")
+        ticking = what in GAMES
+        baseline = clock_cpu if ticking else base_cpu
         text = line(
             f"idle CPU over {SECONDS:g} s: {label}",
             f"{cpu * 1000:.0f} ms",
-            f"{base_cpu * 1000:.0f} ms",
-            cpu / base_cpu,
-            f"≤ {GOAL:.1f}" if what != HELLO_CLOCK else "",
+            f"{baseline * 1000:.0f} ms",
+            cpu / baseline,
+            f"≤ {GOAL_TICKING:.1f} × ticking" if ticking else f"≤ {GOAL:.1f} × idle" if what != HELLO_CLOCK else "",
         )
+        if ticking:
+            text += f"   vs idle {cpu / base_cpu:.2f}"
         text += f"   frames {frames} vs {base_frames}   draws {draws} vs {base_draws}"
         text += f"   without rasterizer {(cpu - raster) * 1000:.0f} vs {base_own * 1000:.0f} ms,"
         text += f" ratio {(cpu - raster) / base_own:.2f}"
-        if what in GAMES:
-            text += f"   vs clock {cpu / clock_cpu:.2f}"
         lines.append(text)
     costs = redraw_costs()
     bare = costs.pop("hello")

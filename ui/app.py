@@ -75,6 +75,10 @@ class CompanionApp(App):
     def build(self) -> ScreenManager:
         load_kv(THEME_KV)  # each screen and widget loads its own rules when first made
         self.screens = ScreenManager(transition=NoTransition())
+        # Kivy clips the screens with a stencil for its sliding transitions; ours never slide, and that stencil
+        # cost every clock tick two more passes over the whole window (issue 26: idle).
+        self.screens.canvas.before.clear()
+        self.screens.canvas.after.clear()
         self.home = self._home_screen()
         self.home.notice = " ".join(self.table.notices)
         self.screens.add_widget(self.home)
