@@ -47,6 +47,7 @@ from ui import theme
 from ui.kv import beside, load_kv
 from ui.presenters.log import Followed, LiveStory, LogShown, Replay, StepShown, lines_of, present_log, status_of
 from ui.table import Table
+from ui.widgets.lists import FitScroll  # noqa: F401  (log.kv's lines)
 
 KV = beside(__file__)
 
@@ -279,10 +280,24 @@ class LogView(ModalView):
     def _add_lines(self, start: int) -> None:
         """A widget for each line from the `start`-th on (the box holds the ones before)."""
         box = self.ids.lines
+        width = self._line_width()
         for i, line in enumerate(self.shown.lines[start:], start=start):
-            widget = LogLine(text=line.label, step=line.step, odd=bool(i % 2))
+            widget = LogLine(text=line.label, step=line.step, odd=bool(i % 2), width=width)
             widget.bind(on_release=lambda w: self.replay_to(int(w.step)))
             box.add_widget(widget)
+
+    def _line_width(self) -> float:
+        """The lines' width: the box's once the Log is open; before (as it opens), the window's inside the Log's
+        padding, which the layout then gives them. Each line's text is so wrapped once, at its own width: made at
+        Kivy's default 100 px, every line was wrapped twice, first word by word (issue 26: a Log of 150 lines
+        spent a third of its opening there)."""
+        if self.parent is not None:
+            return float(self.ids.lines.width)
+        from kivy.core.window import Window
+
+        frame = self.children[0]  # the Log's column (log.kv): the lines span it, inside its padding
+        left, _, right, _ = frame.padding
+        return float(Window.width - left - right)
 
     # -- following a game in play ------------------------------------------------------------------
 
