@@ -7,7 +7,8 @@ whatever made them: a tap building a popup. Under Xvfb on a shared machine
 one took 0.15-0.3 s of CPU, the longest part of many a tap. Here Python's
 own full collections are off; one is done instead when nobody has touched
 the screen for `QUIET_SECONDS` (or, on a busy table that never pauses, after
-`MOST_PENDING` younger collections, as Python would, later). The first one
+`MOST_PENDING` younger collections, as Python would, later; but never in
+the `ANSWER_SECONDS` after a touch, while its answer is drawn). The first one
 freezes what survives it (`gc.freeze`): what start-up made lives as long as
 the app, and later collections no longer look through it. The younger
 generations are collected as before: they are quick.
@@ -24,6 +25,8 @@ from kivy.clock import Clock
 QUIET_SECONDS = 0.5
 """No touch for this long: a full collection now keeps nobody waiting (a tap's answer is on screen by then, and
 the next tap is rarely so quick: a player reads what it opened)."""
+ANSWER_SECONDS = 0.3
+"""Never sooner after a touch than this, however overdue: the tap's answer is being drawn."""
 CHECK_SECONDS = 0.25
 """How often the need for one is looked at (the app draws frames anyway: this wakes nothing)."""
 QUIET_PENDING = 2
@@ -65,7 +68,8 @@ def collect_if_quiet(now: float | None = None) -> bool:
     if pending < QUIET_PENDING:
         return False  # little made since the last one: an idle screen costs nothing here
     now = time.monotonic() if now is None else now
-    if pending < MOST_PENDING and now - float(_state["touched"]) < QUIET_SECONDS:
+    since = now - float(_state["touched"])
+    if since < ANSWER_SECONDS or (pending < MOST_PENDING and since < QUIET_SECONDS):
         return False
     gc.collect()
     if not _state["frozen"]:

@@ -36,6 +36,7 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Opti
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.button import Button
 from kivy.uix.label import Label
+from kivy.uix.layout import Layout
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
@@ -203,6 +204,14 @@ def _drop_top_bar(screen: GameShown) -> tuple[Widget, ...]:
     return tuple(taken)
 
 
+def _lay_out_now(widget: Widget) -> None:
+    """Lay `widget` and everything in it out at once, from the top down (Kivy would do so over the next frame)."""
+    if isinstance(widget, Layout):
+        widget.do_layout()
+    for child in widget.children:
+        _lay_out_now(child)
+
+
 class LogView(ModalView):
     """The whole-screen Log of one game; for a finished game, its replay with a slider."""
 
@@ -242,6 +251,13 @@ class LogView(ModalView):
         self._on_close = on_close
         self._board: ReplayBoard | None = None
         super().__init__(**kw)
+        from kivy.core.window import Window
+
+        # Laid out now, at the size it opens at (the window's), before its lines are made: each line's text is
+        # wrapped once, at its width (Kivy's layouts, left to the next frame, pass the lines through the 100 px
+        # of a widget not laid out yet, and each line was wrapped there first, word by word: issue 26).
+        self.size = Window.size
+        _lay_out_now(self)
         self.shown: LogShown = present_log(told)
         self.title_text = f"{self.shown.title}: {self.shown.players}"
         self._show_status()
@@ -287,17 +303,8 @@ class LogView(ModalView):
             box.add_widget(widget)
 
     def _line_width(self) -> float:
-        """The lines' width: the box's once the Log is open; before (as it opens), the window's inside the Log's
-        padding, which the layout then gives them. Each line's text is so wrapped once, at its own width: made at
-        Kivy's default 100 px, every line was wrapped twice, first word by word (issue 26: a Log of 150 lines
-        spent a third of its opening there)."""
-        if self.parent is not None:
-            return float(self.ids.lines.width)
-        from kivy.core.window import Window
-
-        frame = self.children[0]  # the Log's column (log.kv): the lines span it, inside its padding
-        left, _, right, _ = frame.padding
-        return float(Window.width - left - right)
+        """The lines' width: the box's (laid out since `__init__`), so that each line is made at its own width."""
+        return float(self.ids.lines.width)
 
     # -- following a game in play ------------------------------------------------------------------
 
