@@ -112,3 +112,21 @@ def test_each_line_of_a_log_is_made_at_its_own_width(ui: Any) -> None:
     ui.settle()
     assert len(made) == 1 and made == {line.width for line in lines}, "as wide as the Log lays them out"
     view.close()
+
+
+def test_quantum_links_board_is_painted_once_a_frame_however_often_the_layout_moves_it(ui: Any) -> None:
+    """Issue 26: "Every tap answered quickly": starting or resuming Quantum Link painted all 61 hexes each time
+    the layout moved or sized the board (four times as the screen opened, then once more to show the game).
+    Once when shown, and once when laid out, is enough."""
+    from ui.screens.quantum_link import HexCell
+
+    painted: list[Any] = []
+    paint = HexCell.paint
+    HexCell.paint = lambda cell, shown: (painted.append(cell), paint(cell, shown))[1]  # type: ignore[method-assign]
+    try:
+        screen = ui.start_game("quantum-link", ["Ann", "Bo"])
+        ui.settle()
+    finally:
+        HexCell.paint = paint  # type: ignore[method-assign]
+    cells = len(screen.board.cells)
+    assert cells == 61 and len(painted) <= 2 * cells, f"{len(painted) / cells:g} times each"

@@ -38,6 +38,7 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.layout import Layout
 from kivy.uix.modalview import ModalView
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from companion.dispatch import Dispatcher, immediate
@@ -208,6 +209,8 @@ def _lay_out_now(widget: Widget) -> None:
     """Lay `widget` and everything in it out at once, from the top down (Kivy would do so over the next frame)."""
     if isinstance(widget, Layout):
         widget.do_layout()
+    elif isinstance(widget, ScrollView):
+        widget.update_from_scroll()  # sizes its content to its width
     for child in widget.children:
         _lay_out_now(child)
 
@@ -253,6 +256,9 @@ class LogView(ModalView):
         super().__init__(**kw)
         from kivy.core.window import Window
 
+        # ids are weak references: a page off screen is kept here.
+        self._pages = {"log": self.ids.log_page.__self__, "replay": self.ids.replay_page.__self__}
+        self.ids.pages.remove_widget(self.ids.replay_page)
         # Laid out now, at the size it opens at (the window's), before its lines are made: each line's text is
         # wrapped once, at its width (Kivy's layouts, left to the next frame, pass the lines through the 100 px
         # of a widget not laid out yet, and each line was wrapped there first, word by word: issue 26).
@@ -262,9 +268,6 @@ class LogView(ModalView):
         self.title_text = f"{self.shown.title}: {self.shown.players}"
         self._show_status()
         self._fill_lines()
-        # ids are weak references: a page off screen is kept here.
-        self._pages = {"log": self.ids.log_page.__self__, "replay": self.ids.replay_page.__self__}
-        self.ids.pages.remove_widget(self.ids.replay_page)
         self.live: LiveStory | None = None
         self._unsubscribe: Callable[[], None] | None = None
         if follow is not None:
