@@ -130,3 +130,23 @@ def test_quantum_links_board_is_painted_once_a_frame_however_often_the_layout_mo
         HexCell.paint = paint  # type: ignore[method-assign]
     cells = len(screen.board.cells)
     assert cells == 61 and len(painted) <= 2 * cells, f"{len(painted) / cells:g} times each"
+
+
+def test_a_past_games_replay_is_ready_before_replay_is_tapped(ui: Any) -> None:
+    """Issue 26: "Every tap answered quickly": the tap on Replay built the board (the game read again into
+    memory, the game's own screen). It is built while the table reads the Log; the tap only shows it."""
+    from ui.screens import screen_class
+    from ui.screens.log import open_past_game
+
+    game_id = golden.play(ui.store, "quinque-diagonal-win").game_id
+    before = (ui.store.game(game_id), ui.store.moves(game_id))
+    view = open_past_game(ui.store, game_id, screen_class)
+    ui.settle()
+    ready = view.replay_screen
+    assert ready is not None and view.mode == "log", "built ahead, the Log still shown"
+    ui.tap(view.ids.mode_button)
+    assert view.mode == "replay" and view.replay_screen is ready and view.position == view.count
+    ui.tap(view.ids.close_button)
+    ui.settle()
+    assert view.parent is None and view.replay_screen is None
+    assert (ui.store.game(game_id), ui.store.moves(game_id)) == before, "the replay never writes to the games file"

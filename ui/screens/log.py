@@ -123,6 +123,11 @@ class ReplayStage(Widget):
         return bool(self.collide_point(*touch.pos))
 
 
+PREPARE_SECONDS = 0.05
+"""After the Log has opened (and is drawn), when its replay's board is built ahead: a few frames, before any
+finger can reach Replay."""
+
+
 class ReplayBoard:
     """The game's own screen over a copy of its record in memory, moved to any step of the story."""
 
@@ -363,17 +368,34 @@ class LogView(ModalView):
 
     # -- the replay ------------------------------------------------------------------------------------
 
+    def on_open(self) -> None:
+        """A finished game's replay is made ready a moment after the Log shows, while the table reads it."""
+        if self.can_replay:
+            Clock.schedule_once(lambda _dt: self._prepare_board(ahead=True), PREPARE_SECONDS)
+
+    def _prepare_board(self, *, ahead: bool = False) -> bool:
+        """The replay's board, built (once) and on the stage, off screen until the replay shows; whether it is.
+
+        Issue 26: building it (the game read again into memory, the game's own screen) made the tap on Replay
+        wait. Built ahead, the tap only shows it; a tap sooner builds it then, as before.
+        """
+        if self._board is not None:
+            return True
+        if not self.can_replay or (ahead and self.parent is None):
+            return False  # a game in play has no replay; a Log closed meanwhile needs none
+        try:
+            self._board = ReplayBoard(self.store, self.story, self._screen_class)
+        except UNREADABLE as trouble:  # the file changed under us, or holds what this version cannot fold
+            if not ahead:
+                self.status_text = str(trouble)  # said on the tap, as before (ahead, the tap will try again)
+            return False
+        self.ids.stage.show(self._board.screen)
+        return True
+
     def replay_to(self, position: int) -> None:
         """Open the replay at `position` (a finished game only)."""
-        if not self.can_replay:
+        if not self._prepare_board():
             return
-        if self._board is None:
-            try:
-                self._board = ReplayBoard(self.store, self.story, self._screen_class)
-            except UNREADABLE as trouble:  # the file changed under us, or holds what this version cannot fold
-                self.status_text = str(trouble)
-                return
-            self.ids.stage.show(self._board.screen)
         self.mode = "replay"
         self._show(self.replay.go(position))
 
