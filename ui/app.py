@@ -25,7 +25,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.game import Options, Player, Refusal
 from companion.store import Store
-from ui import systemd_notify
+from ui import quiet_gc, systemd_notify
 from ui.kv import THEME_KV, load_kv
 from ui.screens.home import HomeScreen
 from ui.table import Table
@@ -107,6 +107,7 @@ class CompanionApp(App):
                 log.exception("looking for the unfinished game failed")
                 self.home.notice = "The unfinished games could not be looked up (the log says more)."
         Clock.schedule_once(self._first_frame_drawn, 0)
+        quiet_gc.start()  # Python's full collections wait for a quiet moment, not in a tap (issue 26)
         interval = systemd_notify.watchdog_interval()
         if interval:
             Clock.schedule_interval(lambda _dt: systemd_notify.notify("WATCHDOG=1"), interval)

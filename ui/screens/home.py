@@ -30,6 +30,7 @@ from ui.presenters import Variant
 from ui.presenters import home as presenter
 from ui.presenters.home import Bar, GameEntry, PastGame, PastPage, UnfinishedEntry, WinsRow
 from ui.theme import SEAT_COLOURS
+from ui.widgets.lists import FitScroll  # noqa: F401  (home.kv's lists: a tap on a row that fits is not held back)
 
 if TYPE_CHECKING:
     from ui.table import Table

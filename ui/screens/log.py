@@ -36,7 +36,9 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Opti
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.button import Button
 from kivy.uix.label import Label
+from kivy.uix.layout import Layout
 from kivy.uix.modalview import ModalView
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from companion.dispatch import Dispatcher, immediate
@@ -47,6 +49,7 @@ from ui import theme
 from ui.kv import beside, load_kv
 from ui.presenters.log import Followed, LiveStory, LogShown, Replay, StepShown, lines_of, present_log, status_of
 from ui.table import Table
+from ui.widgets.lists import FitScroll  # noqa: F401  (log.kv's lines)
 
 KV = beside(__file__)
 
@@ -118,6 +121,11 @@ class ReplayStage(Widget):
 
     def on_touch_up(self, touch: Any) -> bool:
         return bool(self.collide_point(*touch.pos))
+
+
+PREPARE_SECONDS = 0.05
+"""After the Log has opened (and is drawn), when its replay's board is built ahead: a few frames, before any
+finger can reach Replay."""
 
 
 class ReplayBoard:
@@ -202,6 +210,16 @@ def _drop_top_bar(screen: GameShown) -> tuple[Widget, ...]:
     return tuple(taken)
 
 
+def _lay_out_now(widget: Widget) -> None:
+    """Lay `widget` and everything in it out at once, from the top down (Kivy would do so over the next frame)."""
+    if isinstance(widget, Layout):
+        widget.do_layout()
+    elif isinstance(widget, ScrollView):
+        widget.update_from_scroll()  # sizes its content to its width
+    for child in widget.children:
+        _lay_out_now(child)
+
+
 class LogView(ModalView):
     """The whole-screen Log of one game; for a finished game, its replay with a slider."""
 
@@ -241,13 +259,20 @@ class LogView(ModalView):
         self._on_close = on_close
         self._board: ReplayBoard | None = None
         super().__init__(**kw)
+        from kivy.core.window import Window
+
+        # ids are weak references: a page off screen is kept here.
+        self._pages = {"log": self.ids.log_page.__self__, "replay": self.ids.replay_page.__self__}
+        self.ids.pages.remove_widget(self.ids.replay_page)
+        # Laid out now, at the size it opens at (the window's), before its lines are made: each line's text is
+        # wrapped once, at its width (Kivy's layouts, left to the next frame, pass the lines through the 100 px
+        # of a widget not laid out yet, and each line was wrapped there first, word by word: issue 26).
+        self.size = Window.size
+        _lay_out_now(self)
         self.shown: LogShown = present_log(told)
         self.title_text = f"{self.shown.title}: {self.shown.players}"
         self._show_status()
         self._fill_lines()
-        # ids are weak references: a page off screen is kept here.
-        self._pages = {"log": self.ids.log_page.__self__, "replay": self.ids.replay_page.__self__}
-        self.ids.pages.remove_widget(self.ids.replay_page)
         self.live: LiveStory | None = None
         self._unsubscribe: Callable[[], None] | None = None
         if follow is not None:
@@ -279,10 +304,15 @@ class LogView(ModalView):
     def _add_lines(self, start: int) -> None:
         """A widget for each line from the `start`-th on (the box holds the ones before)."""
         box = self.ids.lines
+        width = self._line_width()
         for i, line in enumerate(self.shown.lines[start:], start=start):
-            widget = LogLine(text=line.label, step=line.step, odd=bool(i % 2))
+            widget = LogLine(text=line.label, step=line.step, odd=bool(i % 2), width=width)
             widget.bind(on_release=lambda w: self.replay_to(int(w.step)))
             box.add_widget(widget)
+
+    def _line_width(self) -> float:
+        """The lines' width: the box's (laid out since `__init__`), so that each line is made at its own width."""
+        return float(self.ids.lines.width)
 
     # -- following a game in play ------------------------------------------------------------------
 
@@ -338,17 +368,34 @@ class LogView(ModalView):
 
     # -- the replay ------------------------------------------------------------------------------------
 
+    def on_open(self) -> None:
+        """A finished game's replay is made ready a moment after the Log shows, while the table reads it."""
+        if self.can_replay:
+            Clock.schedule_once(lambda _dt: self._prepare_board(ahead=True), PREPARE_SECONDS)
+
+    def _prepare_board(self, *, ahead: bool = False) -> bool:
+        """The replay's board, built (once) and on the stage, off screen until the replay shows; whether it is.
+
+        Issue 26: building it (the game read again into memory, the game's own screen) made the tap on Replay
+        wait. Built ahead, the tap only shows it; a tap sooner builds it then, as before.
+        """
+        if self._board is not None:
+            return True
+        if not self.can_replay or (ahead and self.parent is None):
+            return False  # a game in play has no replay; a Log closed meanwhile needs none
+        try:
+            self._board = ReplayBoard(self.store, self.story, self._screen_class)
+        except UNREADABLE as trouble:  # the file changed under us, or holds what this version cannot fold
+            if not ahead:
+                self.status_text = str(trouble)  # said on the tap, as before (ahead, the tap will try again)
+            return False
+        self.ids.stage.show(self._board.screen)
+        return True
+
     def replay_to(self, position: int) -> None:
         """Open the replay at `position` (a finished game only)."""
-        if not self.can_replay:
+        if not self._prepare_board():
             return
-        if self._board is None:
-            try:
-                self._board = ReplayBoard(self.store, self.story, self._screen_class)
-            except UNREADABLE as trouble:  # the file changed under us, or holds what this version cannot fold
-                self.status_text = str(trouble)
-                return
-            self.ids.stage.show(self._board.screen)
         self.mode = "replay"
         self._show(self.replay.go(position))
 

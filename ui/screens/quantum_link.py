@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.graphics import Color, Ellipse, Line, Mesh, RoundedRectangle
 from kivy.metrics import dp
 from kivy.properties import (
@@ -173,7 +174,10 @@ class HexBoard(Widget):
         super().__init__(**kwargs)
         self.cells: dict[Cell, HexCell] = {}
         self._shown: QuantumLinkShown | None = None
-        self.bind(pos=self._place, size=self._place)
+        # Placed and painted again once per frame at most, before it is drawn: laying the screen out moves and
+        # sizes the board several times in one frame, and each time all 61 hexes were painted (issue 26).
+        self._place_soon = Clock.create_trigger(self._place, -1)
+        self.bind(pos=self._place_soon, size=self._place_soon)
 
     def show(self, shown: QuantumLinkShown) -> None:
         if not self.cells:
@@ -182,7 +186,10 @@ class HexBoard(Widget):
                 self.cells[hex_.cell] = HexCell(cell=list(hex_.cell), size_hint=(None, None))
                 self.add_widget(self.cells[hex_.cell])
         self._shown = shown
-        self._place()
+        if self.get_root_window() is None:
+            self._place_soon()  # not on screen yet (the screen is being built): painted once laid out
+        else:
+            self._place()  # a move: shown at once
 
     def _place(self, *_args: Any) -> None:
         if self._shown is None:

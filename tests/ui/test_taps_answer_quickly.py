@@ -1,0 +1,152 @@
+"""Issue 26: "Every tap answered quickly": what kept a tap waiting, each taken out of its way.
+
+`make bench` times the taps themselves (bench/bench_taps.py); these tests hold the causes it found, without
+timing anything: Python's full garbage collections landing inside a tap, Kivy's ScrollView holding back a tap
+on a list that has nothing to scroll, and every line of a Log wrapped twice as it opened.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from typing import Any
+
+import pytest
+
+from companion.game import Options
+from companion.session import Session
+from tests.support import golden
+
+pytestmark = pytest.mark.ui
+
+
+def test_full_collections_wait_for_a_moment_nobody_touches_the_screen(ui: Any) -> None:
+    """Issue 26: "Every tap answered quickly" (a full collection took 0.15-0.3 s of CPU inside a tap)."""
+    from kivy.tests.common import UnitTestTouch
+
+    from ui import quiet_gc
+
+    assert gc.get_threshold()[2] == quiet_gc.NEVER, "Python's own full collections are off while the app runs"
+    gc.collect(1)
+    gc.collect(1)  # two younger collections since the last full one: one is due
+    touch = UnitTestTouch(5, 5)
+    touch.touch_down()
+    touch.touch_up()
+    touched = time.monotonic()
+    assert not quiet_gc.collect_if_quiet(touched + quiet_gc.QUIET_SECONDS / 2), "not with a finger just lifted"
+    assert gc.get_count()[2] >= quiet_gc.QUIET_PENDING
+    assert quiet_gc.collect_if_quiet(touched + quiet_gc.QUIET_SECONDS + 0.1), "but once the screen is quiet"
+    assert gc.get_count()[2] == 0
+    assert not quiet_gc.collect_if_quiet(touched + 60), "and not again with nothing made since"
+    for _ in range(quiet_gc.MOST_PENDING):
+        gc.collect(1)
+    assert not quiet_gc.collect_if_quiet(touched), "never while a tap is being answered"
+    assert quiet_gc.collect_if_quiet(touched + quiet_gc.ANSWER_SECONDS), "a busy table is collected all the same"
+
+
+def _touch_now(widget: Any) -> None:
+    """A quick tap, down and up at once: the finger is gone before any frame."""
+    from kivy.tests.common import UnitTestTouch
+
+    touch = UnitTestTouch(*widget.to_window(*widget.center))
+    touch.touch_down()
+    touch.touch_up()
+
+
+def test_a_tap_on_resume_is_answered_as_the_finger_lifts(ui: Any) -> None:
+    """Issue 26: "Every tap answered quickly": in a list that fits, Kivy's ScrollView held a quick tap back and
+    gave it to Resume 0.2 s after the finger lifted. A list with nothing to scroll holds back nothing."""
+    for game in ("quinque", "quark", "quintet"):
+        Session.start(ui.store, game, Options.for_names("Ann", "Bo"))
+    home = ui.app.home
+    home.refresh()
+    home.show_tab("unfinished")
+    ui.settle()
+    scroller = home.unfinished_view.ids.unfinished.parent
+    assert not scroller.do_scroll_y, "three games fit: nothing to scroll"
+    row = home.unfinished_rows[0]
+    _touch_now(row.ids.resume_button)
+    assert ui.app.screens.current != "home", "resumed on the touch's release, not a while later"
+
+
+def test_a_list_longer_than_its_room_still_scrolls(ui: Any) -> None:
+    """The same lists scroll as before when their rows do not fit (issue 21's bar shows it)."""
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.button import Button
+
+    from ui.widgets.lists import FitScroll
+
+    scroller = FitScroll(size_hint=(None, None), size=(300, 200))
+    rows = BoxLayout(orientation="vertical", size_hint_y=None, height=150)
+    scroller.add_widget(rows)
+    assert not scroller.do_scroll_y
+    rows.add_widget(Button())
+    rows.height = 450
+    assert scroller.do_scroll_y
+    rows.height = 120
+    assert not scroller.do_scroll_y
+
+
+def test_a_games_start_button_answers_as_the_finger_lifts(ui: Any) -> None:
+    """Issue 26: "Every tap answered quickly": starting a game from home's list of games, likewise."""
+    home = ui.app.home
+    home.show_tab("games")
+    ui.settle()
+    choice = next(c for c in home.ids.games.children if c.game == "quintet")
+    _touch_now(choice.children[-1])
+    assert ui.app.screens.current == "game:quintet"
+
+
+def test_each_line_of_a_log_is_made_at_its_own_width(ui: Any) -> None:
+    """Issue 26: "a Game log from Past games 1.4 s": every line was made 100 px wide, wrapped word by word, then
+    wrapped again at its width. Each is made at the width the Log then gives it."""
+    from companion.record import story
+    from ui.screens import screen_class
+    from ui.screens.log import LogView
+
+    game_id = golden.play(ui.store, "quark-3p-dry-bank").game_id
+    view = LogView(ui.store, story(ui.store, game_id), screen_class)
+    lines = list(view.ids.lines.children)
+    made = {line.width for line in lines}
+    view.open(animation=False)
+    ui.settle()
+    assert len(made) == 1 and made == {line.width for line in lines}, "as wide as the Log lays them out"
+    view.close()
+
+
+def test_quantum_links_board_is_painted_once_a_frame_however_often_the_layout_moves_it(ui: Any) -> None:
+    """Issue 26: "Every tap answered quickly": starting or resuming Quantum Link painted all 61 hexes each time
+    the layout moved or sized the board (four times as the screen opened, then once more to show the game).
+    Once when shown, and once when laid out, is enough."""
+    from ui.screens.quantum_link import HexCell
+
+    painted: list[Any] = []
+    paint = HexCell.paint
+    HexCell.paint = lambda cell, shown: (painted.append(cell), paint(cell, shown))[1]  # type: ignore[method-assign]
+    try:
+        screen = ui.start_game("quantum-link", ["Ann", "Bo"])
+        ui.settle()
+    finally:
+        HexCell.paint = paint  # type: ignore[method-assign]
+    cells = len(screen.board.cells)
+    assert cells == 61 and len(painted) <= 2 * cells, f"{len(painted) / cells:g} times each"
+
+
+def test_a_past_games_replay_is_ready_before_replay_is_tapped(ui: Any) -> None:
+    """Issue 26: "Every tap answered quickly": the tap on Replay built the board (the game read again into
+    memory, the game's own screen). It is built while the table reads the Log; the tap only shows it."""
+    from ui.screens import screen_class
+    from ui.screens.log import open_past_game
+
+    game_id = golden.play(ui.store, "quinque-diagonal-win").game_id
+    before = (ui.store.game(game_id), ui.store.moves(game_id))
+    view = open_past_game(ui.store, game_id, screen_class)
+    ui.settle()
+    ready = view.replay_screen
+    assert ready is not None and view.mode == "log", "built ahead, the Log still shown"
+    ui.tap(view.ids.mode_button)
+    assert view.mode == "replay" and view.replay_screen is ready and view.position == view.count
+    ui.tap(view.ids.close_button)
+    ui.settle()
+    assert view.parent is None and view.replay_screen is None
+    assert (ui.store.game(game_id), ui.store.moves(game_id)) == before, "the replay never writes to the games file"

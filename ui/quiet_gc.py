@@ -1,0 +1,78 @@
+"""Python's full garbage collections at quiet moments, never under a finger (issue 26: taps that wait).
+
+CPython looks through every object it tracks (a few hundred thousand in the
+running app: Kivy, the screens, their rules) in a full collection, which it
+starts by itself once enough objects were made, that is, in the middle of
+whatever made them: a tap building a popup. Under Xvfb on a shared machine
+one took 0.15-0.3 s of CPU, the longest part of many a tap. Here Python's
+own full collections are off; one is done instead when nobody has touched
+the screen for `QUIET_SECONDS` (or, on a busy table that never pauses, after
+`MOST_PENDING` younger collections, as Python would, later; but never in
+the `ANSWER_SECONDS` after a touch, while its answer is drawn). The first one
+freezes what survives it (`gc.freeze`): what start-up made lives as long as
+the app, and later collections no longer look through it. The younger
+generations are collected as before: they are quick.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from typing import Any
+
+from kivy.clock import Clock
+
+QUIET_SECONDS = 0.5
+"""No touch for this long: a full collection now keeps nobody waiting (a tap's answer is on screen by then, and
+the next tap is rarely so quick: a player reads what it opened)."""
+ANSWER_SECONDS = 0.3
+"""Never sooner after a touch than this, however overdue: the tap's answer is being drawn."""
+CHECK_SECONDS = 0.25
+"""How often the need for one is looked at (the app draws frames anyway: this wakes nothing)."""
+QUIET_PENDING = 2
+"""Younger collections since the last full one before a quiet moment is used (a screen whose clock ticks makes
+a few objects a second: it is not collected in full every second for them)."""
+MOST_PENDING = 40
+"""Younger (generation 1) collections since the last full one, after which one is done even on a busy
+table (Python's own default is 10)."""
+NEVER = 1_000_000
+"""Python's own threshold for a full collection: in effect, never."""
+
+_state = {"touched": 0.0, "frozen": False, "started": False}
+
+
+def start() -> None:
+    """From now on, full collections only when the screen is quiet (once per app: safe to call again)."""
+    if _state["started"]:
+        return
+    _state["started"] = True
+    from kivy.core.window import Window
+
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, NEVER)
+    Window.bind(on_motion=_touched)
+    Clock.schedule_interval(_check, CHECK_SECONDS)
+
+
+def _check(_dt: float) -> None:
+    collect_if_quiet()  # its False must not reach Kivy's clock, which would take it for "stop calling me"
+
+
+def _touched(*_args: Any) -> None:
+    _state["touched"] = time.monotonic()  # returns None: the touch goes on to the widgets
+
+
+def collect_if_quiet(now: float | None = None) -> bool:
+    """A full collection if one is due and nobody touched the screen lately (or it is long overdue); whether."""
+    pending = gc.get_count()[2]
+    if pending < QUIET_PENDING:
+        return False  # little made since the last one: an idle screen costs nothing here
+    now = time.monotonic() if now is None else now
+    since = now - float(_state["touched"])
+    if since < ANSWER_SECONDS or (pending < MOST_PENDING and since < QUIET_SECONDS):
+        return False
+    gc.collect()
+    if not _state["frozen"]:
+        _state["frozen"] = True
+        gc.freeze()
+    return True
