@@ -214,8 +214,9 @@ class Ui:
             self.frames(1)
         self.settle()
 
-    def settle(self, timeout: float = 1.5) -> None:
-        """Run frames until layouts are done and popups have finished opening or closing."""
+    def settle(self, timeout: float = 5.0) -> None:
+        """Run frames until layouts are done and popups have finished opening or closing (on a loaded machine
+        a fade of a fraction of a second can take seconds of frames: it returns as soon as they are done)."""
         from kivy.uix.modalview import ModalView
 
         self.frames(2)
