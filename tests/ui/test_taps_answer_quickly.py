@@ -142,6 +142,7 @@ def test_a_past_games_replay_is_ready_before_replay_is_tapped(ui: Any) -> None:
     before = (ui.store.game(game_id), ui.store.moves(game_id))
     view = open_past_game(ui.store, game_id, screen_class)
     ui.settle()
+    ui.wait_until(lambda: view.replay_screen is not None)  # a few frames after the Log shows (PREPARE_SECONDS)
     ready = view.replay_screen
     assert ready is not None and view.mode == "log", "built ahead, the Log still shown"
     ui.tap(view.ids.mode_button)
