@@ -44,17 +44,17 @@ bench: system-deps test-deps $(DEV_STAMP)
 
 # Branch coverage of the suite `make test` runs, and of every Python process it starts (`companion ...`, the app,
 # the xdist workers); TESTS narrows it (`make coverage TESTS=tests/hardware`). The data, the report and the HTML
-# (build/coverage/html/index.html) stay in build/; see docs/testing.md. `coverage run -m pytest` rather than
-# pytest-cov: coverage.py's own subprocess patch (pyproject.toml) then measures the xdist workers as it measures any
-# other child, one mechanism for all, and gives the same numbers as pytest-cov 7 without a plugin. COVERAGE_FILE is
-# absolute so that a child started in another folder writes its data beside the others. A failing test still gets
-# its report; the target fails after it.
+# (build/coverage/html/index.html) stay in build/; see docs/testing.md. pytest-cov measures the xdist workers and
+# saves each one's data as the worker ends (a worker leaves without Python's exit handlers, so coverage.py's own
+# subprocess patch alone lost a whole worker's data in a full run); coverage.py's patch measures every other child
+# (pyproject.toml). COVERAGE_FILE is absolute so that a child started in another folder writes its data beside the
+# others. A failing test still gets its report; the target fails after it.
 TESTS ?=
 coverage: export COVERAGE_FILE = $(abspath build/coverage/data/.coverage)
 coverage: system-deps test-deps $(DEV_STAMP)
 	rm -rf build/coverage
-	@$(BIN)/coverage run -m pytest -n 2 --dist loadfile $(TESTS); status=$$?; \
-	$(BIN)/coverage combine --quiet && \
+	@$(BIN)/python -m pytest -n 2 --dist loadfile --cov --cov-report= $(TESTS); status=$$?; \
+	{ $(BIN)/coverage combine --quiet --append 2>/dev/null || true; } && \
 	$(BIN)/coverage report && \
 	$(BIN)/coverage html --quiet && \
 	echo "HTML: build/coverage/html/index.html" && \
