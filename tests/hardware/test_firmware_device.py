@@ -15,21 +15,10 @@ import pytest
 from hardware.display import protocol as p
 from hardware.display.firmware import main as firmware
 from hardware.display.firmware.main import COLS, DEBOUNCE_POLLS, KEY_PINS, ROWS, Device, KeyFile, Keys, OledScreen
+from tests.hardware.test_firmware import Screen, replies
 
 KEY = bytes(range(100, 100 + p.KEY_SIZE))
 NONCE = bytes(range(p.NONCE_SIZE))
-
-
-class Screen:
-    def __init__(self) -> None:
-        self.shown: list[list[str]] = []
-
-    def show(self, lines: list[str]) -> None:
-        self.shown.append(lines)
-
-
-def replies(sent: list[bytes]) -> list[tuple[int, bytes]]:
-    return [p.decode_frame(frame[:-1]) for frame in sent]
 
 
 def test_a_damaged_key_file_is_no_key_and_the_display_asks_to_be_paired_again(tmp_path: Path) -> None:

@@ -11,12 +11,11 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-import gpiozero.pins.mock as gpiozero_mock
 import pytest
 from gpiozero import CompositeDevice, DigitalInputDevice, InputDevice
 from gpiozero.pins.mock import MockFactory, MockPin
@@ -28,17 +27,9 @@ from companion.store import Store
 from hardware.race_buttons import EdgeFilter, RaceButton, RaceButtons
 from hardware.race_control import RaceController, RaceSnapshot
 from tests.support import ManualClock, QueuedDispatcher
+from tests.support.race_fixtures import PINS
 
-PINS = {"buttons": [17, 27], "leds": [22, 23], "buzzer": 24}
 ANN, BO = 0, 1
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> ManualClock:
-    """The mock pins' clock, moved by the test: ``clock.advance(ms)``."""
-    fake = ManualClock(unit=0.001)
-    monkeypatch.setattr(gpiozero_mock, "monotonic", fake)
-    return fake
 
 
 class LatePin(MockPin):
@@ -61,19 +52,6 @@ def deliver_late(order: Callable[[list[Any]], list[Any]] = lambda q: q) -> None:
     queued, LatePin.queue[:] = list(LatePin.queue), []
     for pin, ticks, state in order(queued):
         pin.deliver(ticks, state)
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    made = MockFactory()
-    yield made
-    made.close()
-
-
-@pytest.fixture
-def buttons(clock: ManualClock, factory: MockFactory) -> Iterator[RaceButtons]:
-    with RaceButtons(PINS, pin_factory=factory) as made:
-        yield made
 
 
 class Screen:

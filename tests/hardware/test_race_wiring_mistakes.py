@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
-import gpiozero.pins.mock as gpiozero_mock
 import pytest
 from gpiozero import LED
 from gpiozero.exc import GPIOPinInUse, PinEdgeDetectUnsupported
@@ -23,27 +22,6 @@ from hardware.race_buttons import RaceButtons
 from hardware.race_control import RaceController
 from tests.hardware.test_race_buttons import ANN, BO, PINS, Screen, at_go, check_buttons, controller, tap
 from tests.support import ManualClock
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> ManualClock:
-    """The mock pins' clock, moved by the test (as in test_race_buttons.py)."""
-    fake = ManualClock(unit=0.001)
-    monkeypatch.setattr(gpiozero_mock, "monotonic", fake)
-    return fake
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    made = MockFactory()
-    yield made
-    made.close()
-
-
-@pytest.fixture
-def buttons(clock: ManualClock, factory: MockFactory) -> Iterator[RaceButtons]:
-    with RaceButtons(PINS, pin_factory=factory) as made:
-        yield made
 
 
 def free(factory: MockFactory, *pins: int) -> bool:
