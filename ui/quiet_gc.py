@@ -8,7 +8,8 @@ one took 0.15-0.3 s of CPU, the longest part of many a tap. Here Python's
 own full collections are off; one is done instead when nobody has touched
 the screen for `QUIET_SECONDS` (or, on a busy table that never pauses, after
 `MOST_PENDING` younger collections, as Python would, later; but never in
-the `ANSWER_SECONDS` after a touch, while its answer is drawn). The first one
+the `ANSWER_SECONDS` after a touch, nor before a frame has been drawn since it,
+while its answer is made and drawn). The first one
 freezes what survives it (`gc.freeze`): what start-up made lives as long as
 the app, and later collections no longer look through it. The younger
 generations are collected as before: they are quick.
@@ -38,7 +39,7 @@ table (Python's own default is 10)."""
 NEVER = 1_000_000
 """Python's own threshold for a full collection: in effect, never."""
 
-_state = {"touched": 0.0, "frozen": False, "started": False}
+_state = {"touched": 0.0, "drawn": True, "frozen": False, "started": False}
 
 
 def start() -> None:
@@ -50,7 +51,7 @@ def start() -> None:
 
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, NEVER)
-    Window.bind(on_motion=_touched)
+    Window.bind(on_motion=_touched, on_flip=_drawn)
     Clock.schedule_interval(_check, CHECK_SECONDS)
 
 
@@ -60,6 +61,11 @@ def _check(_dt: float) -> None:
 
 def _touched(*_args: Any) -> None:
     _state["touched"] = time.monotonic()  # returns None: the touch goes on to the widgets
+    _state["drawn"] = False
+
+
+def _drawn(*_args: Any) -> None:
+    _state["drawn"] = True
 
 
 def collect_if_quiet(now: float | None = None) -> bool:
@@ -71,6 +77,8 @@ def collect_if_quiet(now: float | None = None) -> bool:
     since = now - float(_state["touched"])
     if since < ANSWER_SECONDS or (pending < MOST_PENDING and since < QUIET_SECONDS):
         return False
+    if not _state["drawn"]:
+        return False  # a tap that took longer than ANSWER_SECONDS: its answer is not on the screen yet
     gc.collect()
     if not _state["frozen"]:
         _state["frozen"] = True

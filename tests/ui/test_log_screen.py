@@ -34,6 +34,7 @@ def open_log_from_menu(ui: Any, screen: Any) -> Any:
 
 
 def line_texts(view: Any) -> list[str]:
+    view.finish_lines()  # a long Log makes its older lines over a few frames
     return [w.text for w in reversed(view.ids.lines.children)]
 
 

@@ -123,6 +123,10 @@ class ReplayStage(Widget):
         return bool(self.collide_point(*touch.pos))
 
 
+LINE_AT_LEAST = dp(56)
+"""A line's least height: the theme's `theme_target` (theme.kv), a finger's."""
+OLDER_PER_FRAME = 12
+"""Older lines made a frame, once the Log shows its newest (about 15 ms of a frame here)."""
 PREPARE_SECONDS = 0.05
 """After the Log has opened (and is drawn), when its replay's board is built ahead: a few frames, before any
 finger can reach Replay."""
@@ -258,6 +262,7 @@ class LogView(ModalView):
         self.replay = Replay(told)
         self._on_close = on_close
         self._board: ReplayBoard | None = None
+        self._older = 0  # the lines before this one are still to be made (`_add_older`)
         super().__init__(**kw)
         from kivy.core.window import Window
 
@@ -296,19 +301,53 @@ class LogView(ModalView):
     # -- the Log ---------------------------------------------------------------------------------
 
     def _fill_lines(self) -> None:
+        """The newest lines at once (those the Log opens on), the older ones over the next frames.
+
+        Issue 26: a widget for each of a long game's 150 lines was most of the wait for the Log; the Log
+        opens at its newest lines, and about a screenful of them is all its first frame shows.
+        """
         box = self.ids.lines
         box.clear_widgets()
-        self._add_lines(0)
+        count = len(self.shown.lines)
+        self._older = max(0, count - self._lines_at_once())
+        self._add_lines(self._older)
         box.bind(height=lambda *_: self.scroll_to_newest())  # once laid out (heights come a frame later)
+        if self._older:
+            Clock.schedule_once(self._add_older, 0)
+
+    def _lines_at_once(self) -> int:
+        """Enough lines to fill the Log's page twice over, each at least a finger high (`theme_target`)."""
+        return 2 * math.ceil(self.ids.scroller.height / LINE_AT_LEAST) + 2
+
+    def _add_older(self, _dt: float = 0.0, *, all_of_them: bool = False) -> None:
+        """Older lines above those made, `OLDER_PER_FRAME` a frame (or all that are left), until every one is."""
+        if not self._older:
+            return
+        start = 0 if all_of_them else max(0, self._older - OLDER_PER_FRAME)
+        width = self._line_width()
+        box = self.ids.lines
+        for i in range(self._older - 1, start - 1, -1):  # each goes on top of the lines made before it
+            box.add_widget(self._line(i, width), index=len(box.children))
+        self._older = start
+        if self._older:
+            Clock.schedule_once(self._add_older, 0)
+
+    def finish_lines(self) -> None:
+        """Every line made now (the rest were coming over the next frames)."""
+        self._add_older(all_of_them=True)
 
     def _add_lines(self, start: int) -> None:
         """A widget for each line from the `start`-th on (the box holds the ones before)."""
         box = self.ids.lines
         width = self._line_width()
-        for i, line in enumerate(self.shown.lines[start:], start=start):
-            widget = LogLine(text=line.label, step=line.step, odd=bool(i % 2), width=width)
-            widget.bind(on_release=lambda w: self.replay_to(int(w.step)))
-            box.add_widget(widget)
+        for i in range(start, len(self.shown.lines)):
+            box.add_widget(self._line(i, width))
+
+    def _line(self, i: int, width: float) -> LogLine:
+        line = self.shown.lines[i]
+        widget = LogLine(text=line.label, step=line.step, odd=bool(i % 2), width=width)
+        widget.bind(on_release=lambda w: self.replay_to(int(w.step)))
+        return widget
 
     def _line_width(self) -> float:
         """The lines' width: the box's (laid out since `__init__`), so that each line is made at its own width."""
@@ -342,6 +381,7 @@ class LogView(ModalView):
             kept = len(lines_of(told.steps[: followed.kept]))  # the lines of the steps that stayed
             lines = old[:kept] + lines_of(told.steps[followed.kept :])
             self.shown = replace(self.shown, lines=lines, status=status_of(told), can_replay=False)
+        self.finish_lines()  # the lines kept are counted from the oldest
         box = self.ids.lines
         for widget in box.children[: len(box.children) - kept]:  # children are newest first
             box.remove_widget(widget)
