@@ -317,7 +317,7 @@ class LogView(ModalView):
 
     def _lines_at_once(self) -> int:
         """Enough lines to fill the Log's page twice over, each at least a finger high (`theme_target`)."""
-        return 2 * math.ceil(self.ids.scroller.height / LINE_AT_LEAST) + 2
+        return 2 * math.ceil(float(self.ids.scroller.height) / LINE_AT_LEAST) + 2
 
     def _add_older(self, _dt: float = 0.0, *, all_of_them: bool = False) -> None:
         """Older lines above those made, `OLDER_PER_FRAME` a frame (or all that are left), until every one is."""
