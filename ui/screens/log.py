@@ -123,7 +123,7 @@ class ReplayStage(Widget):
         return bool(self.collide_point(*touch.pos))
 
 
-LINE_AT_LEAST = dp(56)
+LINE_AT_LEAST: float = dp(56)
 """A line's least height: the theme's `theme_target` (theme.kv), a finger's."""
 OLDER_PER_FRAME = 12
 """Older lines made a frame, once the Log shows its newest (about 15 ms of a frame here)."""
