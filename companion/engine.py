@@ -74,7 +74,6 @@ from companion.game import (
     require,
 )
 from companion.names import normal_name, table_problem
-from companion.small_display import OwnView, plain_lines, player_of
 
 Json = Mapping[str, Any]
 
@@ -430,6 +429,9 @@ class RegisteredGame(Generic[S, A, E, PV, OV]):
         own = getattr(self.display, "phone_page", None)
         if own is not None:
             return cast(dict[str, Any], own(view))
+        # Imported here: only a seat with a phone needs it, and start-up does not (issue 26).
+        from companion.small_display import OwnView, plain_lines, player_of
+
         shown = cast(OwnView, view)  # whatever the game's own views are: the plain layout reads any
         rows = [{"text": line, "note": "", "tone": "normal"} for line in plain_lines(shown, 60)]
         title = f"{player_of(shown)} · {self.title}"

@@ -51,6 +51,7 @@ def start() -> None:
 
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, NEVER)
+    _state["drawn"] = False  # nor before the first frame: start-up is a tap's answer too
     Window.bind(on_motion=_touched, on_flip=_drawn)
     Clock.schedule_interval(_check, CHECK_SECONDS)
 

@@ -32,6 +32,7 @@ NOT_FOR_HOME = (
     "companion.store.salvage",  # mending a damaged file: only when it is damaged
     "companion.store.pages",  # reading a file's pages and WAL raw: only when the WAL has frames to check
     "companion.session",  # a game in play
+    "companion.small_display",  # a seat's own display or phone: drawn once one is paired
     "ui.screens.base",  # every game screen's base, and its rules file
     "ui.screens.log",
     "ui.screens.race",
