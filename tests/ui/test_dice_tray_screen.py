@@ -155,3 +155,23 @@ def test_put_away_asks_first_and_undo_takes_the_dice_out_again(ui: Any) -> None:
     assert screen.session.outcome is not None and faces(screen) == before
     ui.tap(ui.find(screen, "undo_button"))
     assert screen.session.outcome is None and not ui.find(screen, "roll_button").disabled
+
+
+def test_ten_dice_of_every_kind_each_a_finger_wide_and_a_roll_moves_none(ui: Any) -> None:
+    """At 800×480 the tray's ten dice (the most it holds) are each far wider than a finger, 8 px apart or more,
+    and neither a roll nor a hold moves one; at 1280×800 they grow."""
+    ten = ["d4", "d6", "d8", "d10", "d12", "d20", "d100", ["Sun", "Moon", "Star"], ["Heads", "Tails"], ["-1", "0", "1"]]
+    screen = ui.start_game("dice-tray", ["Ann", "Bo", "Cy"], dice=ten)
+    ui.tap(ui.find(screen, "roll_button"))
+    places = [tuple(tile.pos) + tuple(tile.size) for tile in screen.tiles]
+    assert min(tile.width for tile in screen.tiles) >= 96
+    ui.tap(screen.tiles[7])
+    ui.tap(ui.find(screen, "roll_button"))
+    assert [tuple(tile.pos) + tuple(tile.size) for tile in screen.tiles] == places
+    ui.screenshot("dice-tray-ten-dice.png")
+    ui.resize(1280, 800)
+    try:
+        assert min(tile.width for tile in screen.tiles) > 96
+        ui.screenshot("dice-tray-ten-dice-1280x800.png")
+    finally:
+        ui.resize(800, 480)

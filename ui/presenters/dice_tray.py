@@ -62,6 +62,7 @@ class TrayShown:
     can_release_all: bool
     can_change: bool  # dice may be added, taken out or a set chosen (not once put away)
     over_text: str
+    rolls: int
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,7 @@ def present(view: TrayView) -> TrayShown:
         can_release_all=live and view.held > 0,
         can_change=live,
         over_text=(view.outcome.detail + " Undo takes them out again.") if view.outcome else "",
+        rolls=view.rolls,
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.animation import Animation
 from kivy.core.text import Label as CoreLabel
 from kivy.factory import Factory
 from kivy.graphics import Color, Line, Rectangle
@@ -30,12 +31,19 @@ from ui.screens.base import GameScreen
 from ui.widgets.fitted_popup import FittedPopup
 from ui.widgets.fitting import fit_text
 
+ROLL_FLASH = 0.3
+"""Seconds a rolled die's face takes to come up: a roll that shows the same faces again is still seen."""
 GAP = 12
 """Room between two dice, in dp: more than the 8 px two targets need."""
 LARGEST = 170
 """The largest a die is drawn, in dp (one to three dice): big, and still a die."""
-FEW = 3
-"""Up to this many dice sit in one row of large places; more, in two rows of five."""
+
+
+def grid(count: int) -> tuple[int, int]:
+    """The rows and columns of places for `count` dice: 1×3 up to three, 2×3 up to six, 2×5 up to ten."""
+    if count <= 3:
+        return 1, 3
+    return (2, 3) if count <= 6 else (2, MAX_DICE // 2)
 
 
 class DieTile(ButtonBehavior, FloatLayout):
@@ -65,14 +73,22 @@ class DieTile(ButtonBehavior, FloatLayout):
         if self.screen is not None:
             self.screen.tap_die(int(self.number))
 
+    def flash(self) -> None:
+        """The face comes up from faint: this die was just rolled."""
+        face = self.ids.face_label
+        Animation.cancel_all(face, "opacity")
+        face.opacity = 0.15
+        Animation(opacity=1.0, d=ROLL_FLASH, t="out_quad").start(face)
+
 
 class DiceField(Widget):
     """The tray's dice in fixed places, so that a tap (a hold, a roll, a die taken out) moves none of them.
 
-    Up to `FEW` dice sit in one row of large places; more, in two rows of five smaller ones. Die k always sits
-    in place k: a die added takes the next free place, and when one is taken out the dice after it show in the
-    places before (nothing slides under a finger). Only going past `FEW` dice, or back, changes the places:
-    that happens in the Add or remove popup, never under a finger aimed at the tray.
+    The places come in three sizes (`grid`): up to three dice in one row of large places, four to six in two
+    rows of three, seven to ten in two rows of five. Die k always sits in place k: a die added takes the next
+    free place, and when one is taken out the dice after it show in the places before (nothing slides under a
+    finger). Only a count that needs other places changes them: that happens in the Add or remove popup or the
+    set picker, never under a finger aimed at the tray.
     """
 
     screen = ObjectProperty(None, rebind=True)
@@ -86,8 +102,7 @@ class DiceField(Widget):
     def show(self, dice: tuple[DieShown, ...]) -> None:
         if not self.places:
             self.places = [DieTile(screen=self.screen, size_hint=(None, None)) for _ in range(MAX_DICE)]
-        few = len(dice) <= FEW
-        moved = few != (len(self.tiles) <= FEW) or not self.tiles
+        moved = grid(len(dice)) != grid(len(self.tiles)) or not self.tiles
         for i, tile in enumerate(self.places):
             if i < len(dice):
                 if tile.parent is None:
@@ -101,7 +116,7 @@ class DiceField(Widget):
 
     def _lay_out(self, *_args: Any) -> None:
         gap = dp(GAP)
-        rows, cols = (1, FEW) if len(self.tiles) <= FEW else (2, MAX_DICE // 2)
+        rows, cols = grid(len(self.tiles))
         side = min((self.width - (cols - 1) * gap) / cols, (self.height - (rows - 1) * gap) / rows, dp(LARGEST))
         span = cols * side + (cols - 1) * gap
         block = rows * side + (rows - 1) * gap
@@ -172,6 +187,7 @@ class DiceTrayScreen(GameScreen):
     def build_body(self) -> Widget:
         self.presenter = DiceTrayPresenter(self.session)
         self.shown: TrayShown | None = None
+        self._rolls_shown = -1
         return DiceTrayBoard(screen=self)
 
     @property
@@ -186,8 +202,8 @@ class DiceTrayScreen(GameScreen):
 
     def render(self, view: GameView) -> None:
         shown = self.shown = self.presenter.show()
-        if not self.over:
-            self.turn_text = shown.name  # the top bar names the set in the tray (nobody has a turn)
+        # The top bar names the set in the tray (nobody has a turn), or says the dice are put away.
+        self.turn_text = "Dice put away" if self.over else shown.name
         self.total_text = shown.total_text
         self.detail_text = shown.detail_text
         self.roll_text = shown.roll_text
@@ -196,6 +212,11 @@ class DiceTrayScreen(GameScreen):
         self.can_change = shown.can_change
         self.over_text = shown.over_text
         self.board.ids.field.show(shown.dice)
+        if 0 <= self._rolls_shown < shown.rolls:  # a new roll (not the first drawing, not an undo)
+            for tile in self.tiles:
+                if not tile.held:
+                    tile.flash()
+        self._rolls_shown = shown.rolls
 
     # -- what the table taps --------------------------------------------------------------------------------
 
