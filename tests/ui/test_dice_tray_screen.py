@@ -135,6 +135,21 @@ def test_the_statistics_show_each_kind_of_die(ui: Any) -> None:
     assert "Too few rolls to judge the d6 yet: 24 so far, about 30 needed." in blocks[0].kind.summary
     ui.screenshot("dice-tray-statistics.png")
     ui.tap(popup.ids.close_button)
+    ui.tap(ui.find(screen, "dice_button"))
+    ui.tap(ui.find_text(ui.window.children[0].ids.common, "d20"))
+    ui.window.children[0].ids.faces_input.text = "d100"
+    ui.tap(ui.window.children[0].ids.add_typed_button)
+    ui.tap(ui.window.children[0].ids.close_button)
+    for _ in range(30):
+        ui.tap(ui.find(screen, "roll_button"))
+    ui.tap(ui.find(screen, "stats_button"))
+    popup = ui.window.children[0]
+    scroller = popup.ids.blocks.parent
+    last = popup.ids.blocks.children[0]
+    assert last.kind.title == "d100: rolled 30 times" and len(last.kind.bars) == 100
+    scroller.scroll_to(last, animate=False)
+    ui.frames(3)
+    ui.screenshot("dice-tray-statistics-d100.png")
 
 
 def test_put_away_asks_first_and_undo_takes_the_dice_out_again(ui: Any) -> None:
