@@ -62,6 +62,7 @@ NEWER = (
     Play("quantum-link-rules-example"),
     Play("quinque-diagonal-win", cut=0.5),
     Play("quark-2p-beryllium-tie", cut=0.1, undo=2, redo=1),
+    Play("dice-tray-five-dice-three-rolls", cut=0.6, undo=2, redo=1),  # a tool for any game (issue 27)
     Play("quintet-five-players", cut=0.3, undo=3, redo=1),  # the newest unfinished game: the one resumed
 )
 

@@ -395,7 +395,11 @@ def drawing(window: Any) -> Iterator[None]:
 
 Part = Callable[["Auditor", Path], None]
 
-GOLDEN_SHARDS = {"quark": ("quark",), "golden": ("quintet", "quin", "quantum-link", "quinque")}
+GOLDEN_SHARDS = {
+    "quark": ("quark",),
+    "golden": ("quintet", "quin", "quantum-link", "quinque"),
+    "dice-tray": ("dice-tray",),  # test_layout_audit_dice_tray.py, with the tray's own popups
+}
 """Which games' golden scripts each golden shard walks (Quark's are the longest, a shard alone)."""
 
 

@@ -7,9 +7,17 @@ from companion.games import names
 
 
 def _game_button(ui, title):
-    return next(
+    """The game's button on home, scrolled into sight (the list of games and tools is longer than the panel)."""
+    from kivy.uix.scrollview import ScrollView
+
+    button = next(
         w for w in ui.screen.ids.games.walk(restrict=True) if w.__class__.__name__ == "Button" and title in w.text
     )
+    scroller = next((w for w in button.walk_reverse(loopback=False) if isinstance(w, ScrollView)), None)
+    if scroller is not None:
+        scroller.scroll_to(button, padding=0, animate=False)
+        ui.frames(3)
+    return button
 
 
 def test_home_to_a_game_and_back_then_resume(ui):
