@@ -29,8 +29,9 @@ def chosen_counts(fingers: tuple[int, ...], seeds: int) -> Counter[int]:
     state = CHOOSER.setup(Options.for_names("Ann", "Bo"))
     counts: Counter[int] = Counter()
     for seed in range(seeds):
-        (event,) = CHOOSER.decide(state, CHOOSER.parse_action({"type": "choose", "fingers": list(fingers)}, ["Ann"]),
-                                  RandomDice.seeded(seed))
+        (event,) = CHOOSER.decide(
+            state, CHOOSER.parse_action({"type": "choose", "fingers": list(fingers)}, ["Ann"]), RandomDice.seeded(seed)
+        )
         counts[event.chosen] += 1
     return counts
 
@@ -95,8 +96,10 @@ def test_each_finger_is_in_each_team_equally_often() -> None:
         ({"type": "choose", "fingers": [0, 1]}, "Rings are numbered 1 to 10."),
         ({"type": "choose", "fingers": [4, 4]}, "Each ring is on one finger only: a ring number came twice."),
         ({"type": "split_teams", "fingers": [1, 2], "teams": 3}, "3 teams need 3 fingers at least; 2 are down."),
-        ({"type": "split_teams", "fingers": [1, 2], "teams": 1},
-         "Teams means two teams at least; to choose one finger, choose without teams."),
+        (
+            {"type": "split_teams", "fingers": [1, 2], "teams": 1},
+            "Teams means two teams at least; to choose one finger, choose without teams.",
+        ),
     ],
 )
 def test_a_choice_the_fingers_cannot_make_is_refused(action: dict[str, object], sentence: str) -> None:
@@ -112,8 +115,9 @@ def test_undo_never_draws_again_and_a_resumed_chooser_shows_the_same_choice(tmp_
     games file read again shows the very same choices; put away, it is in the history with nobody winning."""
     five = {"type": "choose", "fingers": [1, 2, 3, 4, 5]}
     with Store.open(tmp_path / "games.db") as store:
-        session = Session.start(store, "finger-chooser", Options.for_names("Ann", "Bo"), dice=RandomDice.seeded(3),
-                                clock=ManualClock())
+        session = Session.start(
+            store, "finger-chooser", Options.for_names("Ann", "Bo"), dice=RandomDice.seeded(3), clock=ManualClock()
+        )
         first = session.act(five)[0].chosen
         for _ in range(5):
             assert session.undo()

@@ -150,9 +150,9 @@ class FingerChooser(Widget):
             if fresh_choice:
                 Animation.cancel_all(ring)
                 radius, opacity = dp(RADIUS) * (GROWN if seen.grown else 1.0), FADED if seen.faded else 1.0
-                Animation(radius=radius, opacity=opacity, duration=0.4, t="out_back" if seen.grown else "out_quad").start(
-                    ring
-                )
+                Animation(
+                    radius=radius, opacity=opacity, duration=0.4, t="out_back" if seen.grown else "out_quad"
+                ).start(ring)
             elif fingers.choice is None:
                 ring.radius, ring.opacity = dp(RADIUS), 1.0
         self._shown_choice = fingers.choice
