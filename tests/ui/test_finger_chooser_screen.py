@@ -77,7 +77,7 @@ def test_every_finger_gets_a_numbered_ring_and_one_is_chosen_after_two_still_sec
     assert [ring.label for ring in rings] == [str(n) for n in range(1, count + 1)]
     assert len({tuple(ring.colour) for ring in rings}) == count, "each finger a distinct colour"
     for ring, touch in zip(rings, glass.down, strict=True):
-        assert ring.center == pytest.approx(screen.chooser.to_widget(*touch.pos, relative=False), abs=1)
+        assert ring.finger == pytest.approx(list(screen.chooser.to_widget(*touch.pos)), abs=1)
     glass.wait(STILL_SECONDS - 0.1)
     assert screen.session.view().last is None, "not before the fingers have been still for 2 s"
     glass.wait(0.2)

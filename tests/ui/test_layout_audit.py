@@ -395,7 +395,11 @@ def drawing(window: Any) -> Iterator[None]:
 
 Part = Callable[["Auditor", Path], None]
 
-GOLDEN_SHARDS = {"quark": ("quark",), "golden": ("quintet", "quin", "quantum-link", "quinque")}
+GOLDEN_SHARDS = {
+    "quark": ("quark",),
+    "golden": ("quintet", "quin", "quantum-link", "quinque"),
+    "finger-chooser": ("finger-chooser",),  # test_layout_audit_chooser.py, with fingers on the glass
+}
 """Which games' golden scripts each golden shard walks (Quark's are the longest, a shard alone)."""
 
 

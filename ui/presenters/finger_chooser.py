@@ -18,7 +18,6 @@ import math
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 
-from companion.game import SEAT_COLOURS
 from companion.games.finger_chooser.rules import FEWEST, MAX_FINGERS, Choose, SplitTeams
 from companion.games.finger_chooser.views import TEAM_LETTERS, ChooserView, RoundSeen
 
@@ -27,12 +26,23 @@ STILL_SECONDS = 2.0
 STILL_TOLERANCE = 24.0
 """How far a finger may drift from where it settled and still count as still, in px at 800×480 (about 5 mm on the
 7-inch panel: a resting fingertip rolls that much; a finger slid away goes further)."""
-RING_COLOURS: tuple[str, ...] = (*SEAT_COLOURS, "#ff8f1f", "#9be15d", "#f2f2f2", "#ff7eb6", "#26c6da")
-"""A colour per ring, 1 to 10: the table's five seat colours first (the colour-blind-safe five of
-docs/colours.md, so up to five fingers stay apart for every eye), then orange, lime, white, pink and cyan. The
-number on every ring tells the fingers apart where colours alone would not."""
-TEAM_COLOURS = SEAT_COLOURS
-"""A team's colour: the table's five, the most teams there are; each team also wears its letter."""
+RING_COLOURS: tuple[str, ...] = (
+    "#ff8f1f",  # orange
+    "#26c6da",  # cyan
+    "#f2f2f2",  # white
+    "#ff7eb6",  # pink
+    "#9be15d",  # lime
+    "#9e8cff",  # lavender
+    "#c8a27a",  # tan
+    "#00897b",  # teal
+    "#8d99ae",  # grey
+    "#e040fb",  # magenta
+)
+"""A colour per ring, 1 to 10, none of them a seat's colour (a ring is nobody's until the choice: red would say
+"Ann"). Ten colours cannot all stay apart for colour-blind eyes (docs/colours.md's five are the seats'), so every
+ring also wears its number, large: the number is the cue, the colour a help."""
+TEAM_COLOURS = RING_COLOURS[:5]
+"""A team's colour (the first five rings'); each team also wears its letter."""
 WAITING, COUNTING, CHOSEN = "waiting", "counting", "chosen"
 
 

@@ -77,11 +77,11 @@ class FingerChooserScreen(GameScreen):
             self.say("Put away: it is in the history. Undo takes it back.")
 
     def render(self, view: GameView) -> None:
-        assert isinstance(view, ChooserView)
         board = getattr(self, "board", None)
         if board is None:
             return
-        shown = presenter.present(view, int(board.teams))
+        typed: ChooserView = self.session.view()  # typed, as the Log's replay hands `view` over as JSON
+        shown = presenter.present(typed, int(board.teams))
         board.said = shown.said
         board.open = shown.open
         self.chooser.disabled = not shown.open

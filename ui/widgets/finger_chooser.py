@@ -21,6 +21,7 @@ from kivy.animation import Animation
 from kivy.clock import Clock, ClockEvent
 from kivy.metrics import dp
 from kivy.properties import ListProperty, NumericProperty, StringProperty
+from kivy.uix.stencilview import StencilView
 from kivy.uix.widget import Widget
 
 from companion import palette
@@ -51,10 +52,13 @@ class FingerRing(Widget):
     label = StringProperty("")
     radius = NumericProperty(dp(RADIUS))
     progress = NumericProperty(0.0)  # the still count, 0 to 1: an arc round the ring
+    finger = ListProperty([0.0, 0.0])  # where the finger is: the ring's centre (its badge sits above, in its box)
+    room = ListProperty([0.0, 0.0, 1e6, 1e6])  # the glass: x, y, right, top (the badge stays inside it)
+    badge = ListProperty([0.0, 0.0])  # the badge's centre (the kv rule works it out)
 
 
-class FingerChooser(Widget):
-    """The fingers' glass. `decide` answers a still set of rings with a `Choice`; `headline` says what to do now."""
+class FingerChooser(StencilView):
+    """The fingers' glass (a ring near its edge is cut at the edge, never drawn over what is beside it). `decide` answers a still set of rings with a `Choice`; `headline` says what to do now."""
 
     headline = StringProperty("")
     phase = StringProperty("waiting")  # "waiting", "counting", "chosen" (see `Fingers.phase`)
@@ -142,7 +146,8 @@ class FingerChooser(Widget):
             if ring is None:
                 ring = self.rings[seen.key] = FingerRing()
                 self.add_widget(ring)
-            ring.center = (seen.x, seen.y)
+            ring.room = [self.x, self.y, self.right, self.top]
+            ring.finger = [seen.x, seen.y]
             ring.colour = list(theme.rgba(seen.colour))
             ring.ink = list(theme.INK if palette.is_light(seen.colour) else theme.TEXT)
             ring.label = seen.label
