@@ -58,7 +58,10 @@ class FingerRing(Widget):
 
 
 class FingerChooser(StencilView):
-    """The fingers' glass (a ring near its edge is cut at the edge, never drawn over what is beside it). `decide` answers a still set of rings with a `Choice`; `headline` says what to do now."""
+    """The fingers' glass. `decide` answers a still set of rings with a `Choice`; `headline` says what to do now.
+
+    A stencil: a ring near the edge is cut there, never drawn over what lies beside the glass.
+    """
 
     headline = StringProperty("")
     phase = StringProperty("waiting")  # "waiting", "counting", "chosen" (see `Fingers.phase`)
