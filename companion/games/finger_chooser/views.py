@@ -95,5 +95,5 @@ def tell(event: Event, state: ChooserState) -> str:
             made = "1 choice" if choices == 1 else f"{choices} choices"
             return f"The chooser was put away after {made}."
         case PlayerLeft(player=gone):
-            return f"{gone} left the table."
+            return f"{gone} left the game."
     raise UnknownEvent("Finger chooser", event)
