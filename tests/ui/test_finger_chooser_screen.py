@@ -176,3 +176,20 @@ def test_screenshots_five_fingers_down_and_after_the_choice(ui: Any) -> None:
     ui.wait(0.6)
     ui.screenshot("finger-chooser-teams.png")
     glass.lift_all()
+
+
+def test_after_a_power_cut_the_chooser_comes_back_with_its_choices(ui: Any) -> None:
+    """ "Resumable after a power cut": the games file opened again, the app goes back into the chooser, which shows
+    the last choice, and Undo still takes it back."""
+    screen, glass = start(ui)
+    glass.put(4)
+    glass.wait(STILL_SECONDS)
+    said = screen.session.view().last.said
+    glass.lift_all()
+    ui.reopen(ui.store.path)
+    resumed = ui.app.start_where_left()
+    ui.frames(4)
+    assert ui.screen is resumed and resumed.session.game.name == "finger-chooser"
+    assert resumed.board.said == f"Last: {said}"
+    ui.tap(ui.find(resumed, "undo_button"))
+    assert resumed.session.view().last is None
