@@ -176,6 +176,12 @@ def test_screenshots_five_fingers_down_and_after_the_choice(ui: Any) -> None:
     ui.wait(0.6)
     ui.screenshot("finger-chooser-teams.png")
     glass.lift_all()
+    ui.tap(screen.way_buttons[4])
+    glass.put(10)
+    glass.wait(STILL_SECONDS)
+    ui.wait(0.6)
+    ui.screenshot("finger-chooser-ten-in-four-teams.png")
+    glass.lift_all()
 
 
 def test_after_a_power_cut_the_chooser_comes_back_with_its_choices(ui: Any) -> None:
