@@ -91,7 +91,7 @@ class Event(Message):
 
 # -- what every game shares ---------------------------------------------------------
 
-HowChosen = Literal["race", "loser", "table"]
+HowChosen = Literal["race", "loser", "table", "fingers"]
 
 
 @dataclass(frozen=True, slots=True)
