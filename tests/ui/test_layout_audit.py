@@ -395,7 +395,11 @@ def drawing(window: Any) -> Iterator[None]:
 
 Part = Callable[["Auditor", Path], None]
 
-GOLDEN_SHARDS = {"quark": ("quark",), "golden": ("quintet", "quin", "quantum-link", "quinque")}
+GOLDEN_SHARDS = {
+    "quark": ("quark",),
+    "golden": ("quintet", "quin", "quantum-link", "quinque"),
+    "turn-clock": ("turn-clock",),  # tests/ui/test_layout_audit_turn_clock.py
+}
 """Which games' golden scripts each golden shard walks (Quark's are the longest, a shard alone)."""
 
 
