@@ -6,7 +6,7 @@ layer over them: every debounced press is handed to `when_pressed(index)`
 through the dispatcher it is given (Kivy's Clock in the app, at once in tests),
 never on gpiozero's thread; `light_only` lights one button's LED (or every
 one) and puts the others out; `blink` and `beep` call for attention. It knows
-no game: a screen (the turn clock's) says what a press means.
+no game: the screen it is handed to says what a press means.
 """
 
 from __future__ import annotations

@@ -267,3 +267,22 @@ def test_the_bench_runs(tmp_path: Path) -> None:
 
     lines = bench_turn_clock.run(presses=20, on_file=5)
     assert len(lines) == 4 and all(line.startswith("turn clock:") for line in lines)
+
+
+def test_a_buzz_at_10_s_left_and_at_zero_once_each(tmp_path: Path) -> None:
+    """ "a buzz at 10 s left and at zero": asked at every tick, the presenter calls for each once a turn."""
+    clock = ManualClock()
+    session = clock_game(tmp_path, "Ann", "Bo", time="turn 30s", clock=clock)
+    presenter = TurnClockPresenter(session)
+    session.act(presenter.tap())
+    heard = []
+    for _ in range(35):
+        heard.append(presenter.alert())
+        clock.advance(1)
+    assert [(second, alert) for second, alert in enumerate(heard) if alert] == [(20, "ten"), (30, "zero")]
+    session.act(presenter.tap())  # Bo's turn: his own buzzes
+    heard = []
+    for _ in range(21):
+        heard.append(presenter.alert())
+        clock.advance(1)
+    assert heard.count("ten") == 1 and "zero" not in heard

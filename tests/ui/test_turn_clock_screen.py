@@ -121,3 +121,14 @@ def test_five_long_names_at_800x480(ui: Any) -> None:
     assert screen.board.tone == "warn" and screen.board.time == "0:08"
     ui.screenshot("turn-clock-five-long-names-warn.png")
     assert [t.name for t in reversed(screen.board.ids.tiles.children)] == [*names[2:], names[0]]
+
+
+def test_the_buzz_flashes_the_screen(ui: Any) -> None:
+    """ "a buzz at 10 s left and at zero": the clock's panel flashes (with the buzzer, the light and a sound
+    where the table has them)."""
+    screen, clock = start_clock(ui, "Ann", "Bo", time="turn 30s")
+    ui.tap(screen.board.ids.big)
+    screen._tick_second()
+    clock.advance(21)
+    screen._tick_second()  # what the Clock does each second
+    assert screen.board.flash == 1.0 and screen.board.tone == "warn"

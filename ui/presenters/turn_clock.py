@@ -82,7 +82,7 @@ class TurnClockPresenter:
         if view.stopped or view.current is None:
             return ClockShown(
                 None, "Clock stopped", "", "", "text", (),  # the summary names every player's times
-                summary_of(view), False, "Pause", False, False,
+                summary_of(view), True, "Pause", False, False,  # the summary in full colour: a tap does nothing
             )  # fmt: skip
         seat = names.index(view.current)
         mine = times[seat]

@@ -105,7 +105,9 @@ class TurnClockScreen(GameScreen):
         super().__init__(session, table, **kwargs)
         if session.view().running and not session.paused:
             session.pause_clock()  # back from home or a restart: nobody's time runs until the table says so
-        self._open_buttons()
+        # On the next frame: a screen built only to be drawn (the Log's replay) is closed before it, and never
+        # takes the table's buttons from the game in play.
+        Clock.schedule_once(lambda _dt: self._open_buttons(), 0)
 
     def build_body(self) -> Widget | None:
         self.board = TurnClockBoard(screen=self)
@@ -114,6 +116,8 @@ class TurnClockScreen(GameScreen):
     def _open_buttons(self) -> None:
         from ui import wiring
 
+        if self._closed:
+            return
         try:
             self.buttons = wiring.table_buttons(self.table)
         except Exception as error:  # pins busy, a bad pin number: the screen alone still works
