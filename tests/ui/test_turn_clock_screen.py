@@ -132,3 +132,17 @@ def test_the_buzz_flashes_the_screen(ui: Any) -> None:
     clock.advance(21)
     screen._tick_second()  # what the Clock does each second
     assert screen.board.flash == 1.0 and screen.board.tone == "warn"
+
+
+def test_the_logs_replay_never_takes_the_tables_buttons(ui: Any) -> None:
+    """The Log's replay builds the clock's own screen over a copy of the game: the buttons stay the game's."""
+    screen, _clock = start_clock(ui, "Ann", "Bo")
+    ui.tap(screen.board.ids.big)
+    screen.open_log()
+    ui.wait(0.5)  # the replay's board is built ahead, a few frames after the Log shows
+    buttons = screen.buttons
+    assert buttons is not None
+    buttons.press(0)
+    ui.frames(2)
+    assert screen.session.current_player == "Bo"  # the game in play took the press, once
+    assert len(screen.session.moves) == 2
