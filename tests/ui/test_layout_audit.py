@@ -400,6 +400,7 @@ GOLDEN_SHARDS = {
     "golden": ("quintet", "quin", "quantum-link", "quinque"),
     "dice-tray": ("dice-tray",),  # test_layout_audit_dice_tray.py, with the tray's own popups
     "finger-chooser": ("finger-chooser",),  # test_layout_audit_chooser.py, with fingers on the glass
+    "turn-clock": ("turn-clock",),  # test_layout_audit_turn_clock.py
 }
 """Which games' golden scripts each golden shard walks (Quark's are the longest, a shard alone)."""
 
