@@ -26,7 +26,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from companion.game import View
-from companion.record import Step, story
+from companion.record import Step, passes_turn, story, thinking_of, thinking_words
 from ui.presenters import format_clock, on_screen
 
 if TYPE_CHECKING:
@@ -77,7 +77,13 @@ def moves_words(count: int) -> str:
 
 
 def status_of(told: Story) -> str:
-    """How the game stands: in play, ended without a result, a tie, or who won and why."""
+    """How the game stands (in play, ended without a result, a tie, or who won and why), then each player's
+    thinking time on a line of its own (issue 27), where the game has turns."""
+    thought = thinking_words(told)
+    return f"{_standing(told)}\n{thought}" if thought else _standing(told)
+
+
+def _standing(told: Story) -> str:
     count = moves_words(len(told.steps))
     outcome = told.ended
     if outcome is None:
@@ -240,16 +246,19 @@ class LiveStory:
             else:
                 self._undone.clear()  # a new move: the session forgot what could be redone
                 self._undone_before = ()
-                state, step = self._fold(self._states[-1], move)
+                state, step = self._fold(self._states[-1], move, bool(steps) and steps[-1].in_play)
             steps.append(step)
             self._moves.append(move)
             self._states.append(state)
-        self.story = replace(self.story, steps=tuple(steps), elapsed=session.elapsed)
+        thinking = thinking_of(self.story.players, steps)
+        self.story = replace(self.story, steps=tuple(steps), elapsed=session.elapsed, thinking=thinking)
         return Followed(self.story, kept, retold=False)
 
-    def _fold(self, state: Any, move: Move) -> tuple[Any, Step]:
-        """The state after `move` and its step, told as `companion.record.story` tells it."""
+    def _fold(self, state: Any, move: Move, in_play: bool) -> tuple[Any, Step]:
+        """The state after `move` and its step, told as `companion.record.story` tells it (`in_play`: play had
+        begun before it)."""
         game = self.session.game
+        before = state
         sentences: list[str] = []
         events: list[dict[str, Any]] = []
         for event in move.events:
@@ -259,6 +268,7 @@ class LiveStory:
             if said:
                 sentences.append(said)
         player = game.to_json(move.action).get("player")
+        turn = game.current_player(before)
         step = Step(
             number=len(self._moves) + 1,
             at=self._clock(),
@@ -266,6 +276,10 @@ class LiveStory:
             sentences=tuple(sentences),
             events=tuple(events),
             shows=partial(game.public_view, state),
+            clock=move.clock,
+            turn=turn,
+            passes=passes_turn(turn, game.current_player(state), move.events),
+            in_play=in_play or move.begins_play,
         )
         return state, step
 
