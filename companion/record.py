@@ -93,6 +93,47 @@ def passes_turn(turn: str | None, now: str | None, events: Sequence[Event]) -> b
     return now != turn or any(isinstance(e, TurnEnded) for e in events)
 
 
+@dataclass(frozen=True)
+class TurnTally:
+    """Thinking times folded up to some step: `after` one more step costs that step alone (the Log that follows
+    a game in play keeps one per step, so an undo goes back to the one before)."""
+
+    players: tuple[str, ...]
+    taken: tuple[tuple[float, float, int], ...]  # (total, longest, turns) per player, in seat order
+    began: float | None = 0.0  # the game clock when the turn running now began (it starts at 0 with the game)
+    any_turn: bool = False  # a step was made in someone's turn: the game has turns
+
+    @classmethod
+    def start(cls, players: Sequence[str]) -> TurnTally:
+        return cls(tuple(players), ((0.0, 0.0, 0),) * len(players))
+
+    def after(self, step: Step) -> TurnTally:
+        """The tally with `step` made: a step that passes the turn on ends the turn running (timed where both
+        its ends have a clock) and begins the next; before play begins, nobody's turn has begun."""
+        any_turn = self.any_turn or step.turn is not None
+        if not step.in_play:  # choosing who starts, a private setup
+            return TurnTally(self.players, self.taken, step.clock, any_turn)
+        if not step.passes:
+            return self if any_turn == self.any_turn else TurnTally(self.players, self.taken, self.began, any_turn)
+        taken = self.taken
+        if step.turn in self.players and self.began is not None and step.clock is not None:
+            seat = self.players.index(step.turn)
+            total, longest, turns = taken[seat]
+            spent = max(0.0, step.clock - self.began)
+            taken = (*taken[:seat], (total + spent, max(longest, spent), turns + 1), *taken[seat + 1 :])
+        return TurnTally(self.players, taken, step.clock, any_turn)
+
+    @property
+    def thinking(self) -> tuple[ThinkingTime, ...]:
+        """Each player's thinking time so far, in seat order; () in a game without turns."""
+        if not self.any_turn:
+            return ()
+        return tuple(
+            ThinkingTime(name, round(total, 3), round(longest, 3), turns)
+            for name, (total, longest, turns) in zip(self.players, self.taken, strict=True)
+        )
+
+
 def thinking_of(players: Sequence[str], steps: Sequence[Step]) -> tuple[ThinkingTime, ...]:
     """Each player's thinking time over `steps` (in seat order); () when no step was made in anyone's turn.
 
@@ -100,25 +141,10 @@ def thinking_of(players: Sequence[str], steps: Sequence[Step]) -> tuple[Thinking
     them, the last step before play began, or the start) to the move that passed it on. A turn still running,
     or one whose start or end was stored before the clock was kept, is not counted.
     """
-    turns: dict[str, list[float]] = {name: [] for name in players}
-    began: float | None = 0.0  # the game clock starts at 0 with the game
-    any_turn = False
+    tally = TurnTally.start(players)
     for step in steps:
-        any_turn = any_turn or step.turn is not None
-        if not step.in_play:
-            began = step.clock  # choosing who starts, a private setup: nobody's turn has begun
-            continue
-        if not step.passes:
-            continue
-        if step.turn in turns and began is not None and step.clock is not None:
-            turns[step.turn].append(max(0.0, step.clock - began))
-        began = step.clock
-    if not any_turn:
-        return ()
-    return tuple(
-        ThinkingTime(name, round(sum(taken), 3), round(max(taken, default=0.0), 3), len(taken))
-        for name, taken in turns.items()
-    )
+        tally = tally.after(step)
+    return tally.thinking
 
 
 @dataclass(frozen=True)

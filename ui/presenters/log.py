@@ -26,7 +26,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from companion.game import View
-from companion.record import Step, passes_turn, story, thinking_of, thinking_words
+from companion.record import Step, TurnTally, passes_turn, story, thinking_words
 from ui.presenters import format_clock, on_screen
 
 if TYPE_CHECKING:
@@ -210,6 +210,7 @@ class LiveStory:
         self._lost = len(moves) != len(told.steps)  # the session moved between reading and here: read again
         self._undone: list[tuple[Move, Step]] = []  # the steps an undo dropped, next redo first (as the session)
         self._undone_before = session.redo_moves  # undone before the Log opened: their times are in the file
+        self._tallies = _tallies(told)  # the thinking times after each step: one more step costs one step
 
     def update(self) -> Followed | None:
         """Bring the story up to the session; None if no step changed (the clock alone: the elapsed time)."""
@@ -234,7 +235,7 @@ class LiveStory:
         steps = list(self.story.steps)
         # An undo: the dropped steps wait for a redo, which puts back the very move at the very place.
         self._undone[:0] = zip(self._moves[kept:], steps[kept:], strict=True)
-        del steps[kept:], self._moves[kept:], self._states[kept + 1 :]
+        del steps[kept:], self._moves[kept:], self._states[kept + 1 :], self._tallies[kept + 1 :]
         if kept == len(moves):
             self._states[kept] = session.state  # the state after an undo is the session's own
         for move in moves[kept:]:
@@ -250,7 +251,8 @@ class LiveStory:
             steps.append(step)
             self._moves.append(move)
             self._states.append(state)
-        thinking = thinking_of(self.story.players, steps)
+            self._tallies.append(self._tallies[-1].after(step))
+        thinking = self._tallies[-1].thinking
         self.story = replace(self.story, steps=tuple(steps), elapsed=session.elapsed, thinking=thinking)
         return Followed(self.story, kept, retold=False)
 
@@ -294,4 +296,13 @@ class LiveStory:
         self._lost = len(moves) != len(told.steps)
         self._undone.clear()
         self._undone_before = session.redo_moves
+        self._tallies = _tallies(told)
         return Followed(told, 0, retold=True)
+
+
+def _tallies(told: Story) -> list[TurnTally]:
+    """The thinking times after each step of `told` (index k: after k steps)."""
+    tallies = [TurnTally.start(told.players)]
+    for step in told.steps:
+        tallies.append(tallies[-1].after(step))
+    return tallies
