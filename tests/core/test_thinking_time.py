@@ -251,3 +251,29 @@ def test_the_export_carries_each_players_thinking_time_and_each_moves_clock(tmp_
     assert main(["export", str(session.game_id), "--db", str(path), "--format", "text"]) == 0
     text = capsys.readouterr().out.splitlines()
     assert text[-1] == "Thinking time: Ann 0:18 (longest turn 0:09), Bo 0:11 (longest turn 0:05)."
+
+
+def test_quintets_extra_turn_is_a_turn_of_its_own(tmp_path):
+    """"the engine already knows whose turn it is": a `TurnEnded` passes the turn even to the same player (Cy's
+    double fives in the five-player golden game, step 25), so Cy's turn before it and the extra turn are two
+    turns, not one turn of both together."""
+    golden = read(scripts("quintet")[0].parent / "quintet-five-players.jsonl")
+    clock = ManualClock(1_800_000_000.0)
+    with Store.open(tmp_path / "games.db") as store:
+        session = Session.start(
+            store, golden.game, Options.for_names(*golden.players, **golden.settings),
+            dice=RandomDice.seeded(golden.seed or 0), clock=clock,
+        )  # fmt: skip
+        for action in golden.lines:
+            clock.advance({24: 100, 25: 50}.get(len(session.moves), 1))  # before step 25, then before step 26
+            if action["type"] in ("undo", "redo"):
+                getattr(session, action["type"])()
+            else:
+                with contextlib.suppress(Refusal):
+                    session.act(action)
+        told = story(store, session.game_id)
+    extra = told.steps[24]
+    assert extra.turn == "Cy" and extra.passes
+    assert any(e["type"] == "turn_ended" and e["next"] == "Cy" for e in extra.events)
+    cy = next(t for t in told.thinking if t.player == "Cy")
+    assert 100 <= cy.longest < 150  # the turn that ended with the double fives; the extra one is its own
