@@ -33,6 +33,7 @@ import pytest
 
 from companion.dice import RandomDice
 from companion.game import SEAT_COLOURS, Options, RuleError
+from companion.games import facts as game_facts
 from companion.games import game as game_entry
 from companion.games import names as game_names
 from tests.support import golden
@@ -395,7 +396,9 @@ def drawing(window: Any) -> Iterator[None]:
 
 Part = Callable[["Auditor", Path], None]
 
-GOLDEN_SHARDS = {"quark": ("quark",), "golden": ("quintet", "quin", "quantum-link", "quinque")}
+TOOLS = tuple(name for name in game_names() if game_facts(name).tool)
+"""The tools for any board game (issue 27): their golden scripts and screens are `test_layout_audit_tools.py`'s."""
+GOLDEN_SHARDS = {"quark": ("quark",), "golden": ("quintet", "quin", "quantum-link", "quinque"), "tools": TOOLS}
 """Which games' golden scripts each golden shard walks (Quark's are the longest, a shard alone)."""
 
 

@@ -100,10 +100,15 @@ class PadShown:
 
 def present(view: ScorePadView, colours: Mapping[str, str]) -> PadShown:
     """What the screen shows of `view`; `colours` are the players' own (their seats')."""
-    columns = tuple(
-        ColumnShown(c.player, colours.get(c.player, ""), "left" if c.left else points_text(c.total), c.leads, c.left)
-        for c in view.columns
-    )
+    seen: set[str] = set()
+    columns = []
+    for c in view.columns:
+        colour = colours.get(c.player, "")
+        # A colour means one seat: past the fifth the table's colours come round again, and a second column in
+        # Ann's red would say it is Ann's. Only the first player in a colour wears it.
+        shown_colour = "" if colour.lower() in seen else colour
+        seen.add(colour.lower())
+        columns.append(ColumnShown(c.player, shown_colour, "left" if c.left else points_text(c.total), c.leads, c.left))
     players = [c.player for c in view.columns]
     rows = tuple(
         tuple(CellShown(points_text(p), players[seat], number, p) for seat, p in enumerate(row))
@@ -125,7 +130,7 @@ def present(view: ScorePadView, colours: Mapping[str, str]) -> PadShown:
         title=view.title,
         wins=view.wins,
         wins_words=WINS_WORDS.get(view.wins, ""),
-        columns=columns,
+        columns=tuple(columns),
         rows=rows,
         leader=leader,
         can_add_round=not view.over,

@@ -583,6 +583,11 @@ class WinsGameRow(BoxLayout):
     title = StringProperty("")
     more = StringProperty("")
 
+    def on_kv_post(self, base_widget: Any) -> None:
+        from ui.widgets.fitting import fit_text  # loaded with the wins popup: not needed to start
+
+        fit_text(self.ids.title_label, (19, 17, 15, 14), room=0)
+
 
 class WinsPopup(Popup):
     """Wins per game per player: one row per game, a bar per player."""

@@ -18,6 +18,7 @@ from kivy.uix.button import Button
 from kivy.uix.widget import Widget
 
 from companion.game import GameView
+from companion.games.score_pad.views import ScorePadView
 from ui.presenters import score_pad as presenter
 from ui.presenters.score_pad import CellShown, NumberPad, PadShown
 from ui.screens.base import CONFIRM_MARGIN, GameScreen
@@ -146,7 +147,9 @@ class ScorePadScreen(GameScreen):
 
     def render(self, view: GameView) -> None:
         colours = {p.name: p.colour for p in self.session.options.players}
-        shown = presenter.present(view, colours)  # type: ignore[arg-type]
+        # typed: the presenter reads its fields (a replay hands the story's view as JSON; its session is there too)
+        typed = view if isinstance(view, ScorePadView) else self.session.view()
+        shown = presenter.present(typed, colours)
         self.shown = shown
         face = self.board if shown.named else self.naming
         if face.parent is None:
@@ -188,7 +191,6 @@ class ScorePadScreen(GameScreen):
 
     def _fit_rows(self, rounds: int, count: int) -> None:
         grid = self.board.ids.grid
-        added = False
         while len(self._rows) < rounds:
             number = len(self._rows) + 1
             row: list[Any] = [Factory.RoundNumber(text=str(number))]
@@ -199,12 +201,9 @@ class ScorePadScreen(GameScreen):
             for widget in row:
                 grid.add_widget(widget)
             self._rows.append(row)
-            added = True
         while len(self._rows) > rounds:  # an undone round goes again
             for widget in self._rows.pop():
                 grid.remove_widget(widget)
-        if added and len(self._rows) > 1:
-            self.board.ids.scroll.scroll_y = 0  # the new round in sight
 
     # -- taps ----------------------------------------------------------------------------------
 
@@ -217,7 +216,10 @@ class ScorePadScreen(GameScreen):
         return popup
 
     def add_round(self) -> None:
-        self.send(presenter.add_round())
+        """Add round: a new empty row at the bottom, brought into sight (the table asked for it; a round that
+        appears otherwise, an undo or a replay, moves nothing under a finger)."""
+        if self.send(presenter.add_round()):
+            self.board.ids.scroll.scroll_y = 0
 
     def ask_end(self) -> EndConfirm | None:
         """End asks first: "End the game? Ann wins with 83."."""
