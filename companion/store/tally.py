@@ -10,14 +10,14 @@ write that did not keep the tally (an older app, salvage, a path that forgot) le
 the tally is counted again from the moves (`Store.dice_stats`). A damaged or missing row is counted again
 the same way: it holds nothing that the moves do not.
 
-The wins tally (``wins_tally``) works the same way, one row per game holding wins per player name, so the
-home screen's chart reads a row per game, not every game ever finished. A write changes it by the difference
-between the game's outcome before and after: finishing adds the winners, an undo of the last move takes them
-off, a redo adds them again. Ties and abandoned games count for nobody; a win because the others left
-(reason "left") is a win. A game the table named on a tool (`Outcome.title`: the score pad's "Carcassonne")
-counts in its tool's row under the title and the name (`counted`), and is read back apart. Its stamp (`wins_stamp`) sums the versions of the records that have an outcome
-only: a move in a game still going changes no outcome, so the wins row is neither read nor written then (one
-page less to write, and a move as quick as the dice tally allows).
+The wins tally (``wins_tally``) works the same way, one row per game holding wins per player name, so the home
+screen's chart reads a row per game, not every game ever finished. A write changes it by the difference between
+the game's outcome before and after: finishing adds the winners, an undo of the last move takes them off, a redo
+adds them again. Ties and abandoned games count for nobody; a win because the others left (reason "left") is a
+win. A game the table named on a tool (`Outcome.title`: the score pad's "Carcassonne") counts in its tool's row
+under the title and the name (`counted`), and is read back apart. Its stamp (`wins_stamp`) sums the versions of
+the records that have an outcome only: a move in a game still going changes no outcome, so the wins row is
+neither read nor written then (one page less to write, and a move as quick as the dice tally allows).
 """
 
 from __future__ import annotations

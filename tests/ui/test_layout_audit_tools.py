@@ -54,7 +54,11 @@ def score_pad_states(auditor: Auditor, tmp_path: Path) -> None:
                 session.act({"type": "score", "player": name, "round": number, "points": 7 * number - seat})
         ui.frames(3)
         auditor.look(f"{where}: 20 rounds")
+        screen.board.ids.scroll.scroll_y = 0  # the table scrolls down to the last round
+        ui.frames(3)
+        auditor.look(f"{where}: 20 rounds, scrolled to the last")
         auditor.tap(screen._rows[19][-1], f"{where}: a cell of round 20")
+        assert auditor.top_popup() is not None, "a tap on round 20's cell opens its number pad"
         auditor.look(f"{where}: round 20's number pad")
         auditor.close_popups()
         if count > 2:  # a tie of three long names: the longest question End asks
