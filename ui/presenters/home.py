@@ -304,7 +304,7 @@ class PastGame:
 ENDED_WITHOUT_RESULT = "Ended without a result"
 
 
-def result_words(outcome: Mapping[str, Any] | None, players: Sequence[str]) -> str:
+def result_words(outcome: Mapping[str, Any] | None, players: Sequence[str], *, tool: bool = False) -> str:
     """``"won by Ann"``, ``"won by Ann: Bo left"``, ``"won by Cy, the last one still in"``, ``"won by Ann, Bo"``,
     ``"a tie"`` or ``"Ended without a result"``.
 
@@ -316,12 +316,21 @@ def result_words(outcome: Mapping[str, Any] | None, players: Sequence[str]) -> s
         return ENDED_WITHOUT_RESULT
     winners = list(outcome.get("winners", []))
     if not winners:
-        return "a tie"
+        # A tool for any game (a dice tray, a turn clock) is put away, not tied: its own sentence says how.
+        return str(outcome.get("detail") or "put away") if tool else "a tie"
     words = f"won by {', '.join(winners)}"
     if outcome.get("reason") == LEFT:
         others = [p for p in players if p not in winners]
         words += f": {others[0]} left" if len(others) == 1 else ", the last one still in"
     return words
+
+
+def _is_tool(game: str) -> bool:
+    """Whether `game` is a tool for any game (a game this version does not know is not)."""
+    try:
+        return games.facts(game).tool
+    except LookupError:
+        return False
 
 
 def past_games(records: Iterable[Any], now: float) -> list[PastGame]:
@@ -330,7 +339,7 @@ def past_games(records: Iterable[Any], now: float) -> list[PastGame]:
     for record in records:
         names = [p["name"] for p in record.options.get("players", [])]
         when = last_played_words(record.finished_at, now) if record.finished_at is not None else ""
-        result = result_words(record.outcome, names)
+        result = result_words(record.outcome, names, tool=_is_tool(record.game))
         abandoned = (record.outcome or {}).get("reason") == ABANDONED
         title = (record.outcome or {}).get("title") or title_of(record.game)  # the game played on a tool: its name
         out.append(PastGame(record.id, str(title), ", ".join(names), result, when, abandoned, tuple(names)))
