@@ -120,6 +120,7 @@ class Facts:
     max_players: int
     chooses_first: bool = False  # the table says who starts (a race, the last loser, agreement)
     variant: Variant | None = None  # the one setting the table picks when it starts, if any
+    tool: bool = False  # a tool for any board game (score pad, dice tray, ...): home lists it under "Any game"
 
 
 class RulesModule(Protocol):
