@@ -164,6 +164,7 @@ _HOW_CHOSEN = {
     "race": "{player} was first to press and starts.",
     "loser": "{player} lost the last game and starts.",
     "table": "The table chose {player} to start.",
+    "fingers": "The finger chooser chose {player}, who starts.",
 }
 
 

@@ -91,7 +91,7 @@ class Event(Message):
 
 # -- what every game shares ---------------------------------------------------------
 
-HowChosen = Literal["race", "loser", "table"]
+HowChosen = Literal["race", "loser", "table", "fingers"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,6 +239,9 @@ class Outcome:
     reason: str
     detail: str = ""
     termination: Termination = field(default=None, compare=True)  # type: ignore[assignment]  # set below
+    title: str = ""
+    """The game the table played, where it is not this game itself: a tool for any board game (the score pad)
+    names it ("Carcassonne"), and the wins count under that name (`companion.store.tally`). Empty otherwise."""
 
     def __post_init__(self) -> None:
         if self.termination is None:
@@ -253,8 +256,9 @@ class Outcome:
         return self.termination is Termination.ABANDONED
 
     def to_json(self) -> dict[str, Any]:
-        """As a view and `companion play` show it: winners, reason and detail."""
-        return {"winners": list(self.winners), "reason": str(self.reason), "detail": self.detail}
+        """As a view and `companion play` show it: winners, reason and detail (and the `title`, if it has one)."""
+        shown = {"winners": list(self.winners), "reason": str(self.reason), "detail": self.detail}
+        return {**shown, "title": self.title} if self.title else shown
 
     def to_stored(self) -> dict[str, Any]:
         """As the store keeps it: `to_json` and the termination, which the history's queries ask for."""
@@ -267,7 +271,26 @@ class Outcome:
         stored = data.get("termination")
         known = {t.value for t in Termination}
         termination = Termination(stored) if isinstance(stored, str) and stored in known else Termination.of(reason)
-        return cls(tuple(data.get("winners") or ()), reason, str(data.get("detail", "")), termination)
+        title = data.get("title")
+        winners = tuple(data.get("winners") or ())
+        return cls(winners, reason, str(data.get("detail", "")), termination, title if isinstance(title, str) else "")
+
+
+TITLED = "\x1f"
+"""Between a tool's name and the title of the game the table played on it, where wins are kept (`wins_under`):
+a control character, which no normalised name or title holds (`companion.names.normal_name`)."""
+
+
+def wins_under(game: str, title: str = "") -> str:
+    """What wins are kept under (`Store.wins_by_game`): the game's registry name, or for a game the table named on
+    a tool (`Outcome.title`), the tool's name and that title, so "Carcassonne" counts apart from "Catan"."""
+    return f"{game}{TITLED}{title}" if title else game
+
+
+def played(under: str) -> tuple[str, str]:
+    """What `wins_under` joined: the game's registry name and the title the table gave it ("" for none)."""
+    game, _, title = under.partition(TITLED)
+    return game, title
 
 
 @dataclass(frozen=True, kw_only=True)

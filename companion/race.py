@@ -35,7 +35,7 @@ DEFAULT_DELAY_RANGE = (1.0, 3.0)
 
 _EPSILON_MS = 1e-6  # float noise when a gap equals the tie window exactly
 
-HOW = ("race", "loser", "table")
+HOW = ("race", "loser", "table", "fingers")
 """How a first player may be chosen (the ``how`` of a ``choose_first`` action)."""
 
 log = logging.getLogger(__name__)

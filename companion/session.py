@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from companion.dice import Dice, RandomDice, Tape
@@ -27,6 +27,17 @@ OV = TypeVar("OV")
 Clock = Callable[[], float]
 Observer = Callable[["Session[Any, Any, Any]"], None]
 
+MOVE_CLOCK = "@clock"
+"""The key under which a move's game clock is kept beside its action in the games file (issue 27: each
+player's thinking time). No action field is ever named so, and a stored action is read field by field, so
+every version reads the action as it was."""
+
+
+def clock_of(stored_action: Mapping[str, Any]) -> float | None:
+    """The game clock a stored move was made at (`MOVE_CLOCK`); None for a move stored before it was kept."""
+    clock = stored_action.get(MOVE_CLOCK)
+    return float(clock) if isinstance(clock, int | float) and not isinstance(clock, bool) else None
+
 
 @dataclass(frozen=True)
 class Move:
@@ -35,6 +46,9 @@ class Move:
     action: Action
     events: tuple[Event, ...]
     draws: tuple[tuple[int, int], ...]
+    # The game clock when it was made (pauses left out); None if stored before it was kept. Not part of what the
+    # move is: a game resumed from a file without clocks is the very same game.
+    clock: float | None = field(default=None, compare=False)
 
     @property
     def begins_play(self) -> bool:
@@ -125,7 +139,8 @@ class Session(Generic[S, PV, OV]):
         names = options.names
         for move in store.moves(record.id):
             events = tuple([game.event_from_json(e) for e in move.events])
-            kept = Move(game.parse_action(move.action, names, stored=True), events, tuple(move.draws))
+            action = game.parse_action(move.action, names, stored=True)
+            kept = Move(action, events, tuple(move.draws), clock_of(move.action))
             if move.undone:
                 session._redo.append(kept)  # stored in seq order: the next redo is the earliest undone move
                 continue
@@ -232,16 +247,17 @@ class Session(Generic[S, PV, OV]):
         state = self.state
         for event in events:
             state = self.game.evolve(state, event)
-        move = Move(action, events, tuple(tape.drawn))
+        now, elapsed = self._clock(), self.elapsed
+        move = Move(action, events, tuple(tape.drawn), round(elapsed, 3))
         outcome = self.game.outcome(state)
         self.store.record(
             self.game_id,
             len(self._moves),
-            self.game.to_json(move.action),
+            {**self.game.to_json(move.action), MOVE_CLOCK: move.clock},
             [self.game.to_json(e) for e in move.events],
             move.draws,
-            now=self._clock(),
-            elapsed=self.elapsed,
+            now=now,
+            elapsed=elapsed,
             outcome=outcome.to_stored() if outcome else None,
             pending_draws=tape.unused,
         )

@@ -48,11 +48,17 @@ from typing import Any
 
 from companion import app_files, paths
 
-# Our input setup for the official Pi touchscreen under SDL2 on KMS/DRM: SDL
-# delivers the touches itself as finger events, so SDL must not also turn
-# them into mouse clicks, and Kivy's sysfs probe (which would add a second,
-# hidinput provider for the same panel) is off. A USB mouse still works.
-APPLIANCE_INPUT = ("%(name)s",)
+# Our input setup for the official Pi touchscreen under SDL2 on KMS/DRM. Kivy 2.3's SDL2 window drops SDL's
+# finger events on Linux (it passes them on only on Android and iOS: kivy/kivy#2818), so the panel's touches
+# come through Kivy's own provider: the sysfs probe opens each multi-touch device with mtdev (libmtdev1, which
+# `make setup` installs), every finger a touch with its own id, as the finger chooser needs for up to ten. SDL
+# must not also turn touches into mouse clicks (a tap would come twice); a USB mouse still works through SDL,
+# Kivy's mouse provider steps aside while the panel is touched, and makes red dots only where a widget asks
+# (the finger chooser on a laptop).
+APPLIANCE_INPUT = {
+    "%(name)s": "probesysfs,provider=mtdev",
+    "mouse": "mouse,multitouch_on_demand,disable_on_activity",
+}
 SDL_NO_TOUCH_MOUSE = {"SDL_TOUCH_MOUSE_EVENTS": "0", "SDL_MOUSE_TOUCH_EVENTS": "0"}
 KIVY_LOG_FILES = 20
 """Kivy's log files kept (one per start): a crash loop under systemd keeps the newest 20 starts."""
@@ -131,9 +137,8 @@ def prepare(*, appliance: bool = False, width: int = 800, height: int = 480) -> 
         Config.set("graphics", "fullscreen", "auto")
         Config.set("graphics", "show_cursor", "0")
         Config.set("kivy", "keyboard_mode", "systemanddock")
-        for option in APPLIANCE_INPUT:
-            if Config.has_option("input", option):
-                Config.remove_option("input", option)
+        for option, value in APPLIANCE_INPUT.items():
+            Config.set("input", option, value)
     return list(troubles)
 
 

@@ -21,6 +21,7 @@ from companion import paths
 if TYPE_CHECKING:
     from hardware.pins import PinFactory
     from hardware.race_buttons import RaceButtons
+    from hardware.table_buttons import TableButtons
     from ui.table import Table
 
 
@@ -81,3 +82,16 @@ def _pin_factory(table: Table) -> PinFactory:
     from hardware.pins import choose  # no hardware opened yet: simulated buttons
 
     return choose("simulated").factory
+
+
+def table_buttons(table: Table) -> TableButtons:
+    """The table's buttons and lights for a screen that gives a press its own meaning.
+
+    Over the race buttons, which own the pins: the table's own, or simulated ones opened now as `race_buttons`
+    opens them, which the returned layer closes with itself. Presses reach the screen through the table's
+    dispatcher. Raises what gpiozero raises (a pin in use).
+    """
+    from hardware.table_buttons import TableButtons
+
+    buttons, owned = race_buttons(table)
+    return TableButtons(buttons, call_soon=table.dispatch, owns=owned)

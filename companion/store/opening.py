@@ -56,6 +56,7 @@ def open_writable(path: Path, busy_timeout: float) -> tuple[sqlite3.Connection, 
         connection = connect_wal(path, busy_timeout)
         _check_open(connection)
         migrate(connection)
+        _check_writable(connection, path)
     except Newer as newer:
         assert connection is not None  # raised by the checks, after connecting
         connection.close()
@@ -95,6 +96,22 @@ def _check_open(connection: sqlite3.Connection) -> None:
             raise Damaged(f"game {gid} moves")
     if counts:
         raise Damaged("moves of a game that is not there")
+
+
+def _check_writable(connection: sqlite3.Connection, path: Path) -> None:
+    """Change the first page and take the change back, writing nothing: a file SQLite will not write though the
+    card and the file may be written (a flipped bit in its header's write version, which nothing reads) is
+    damage, found here at opening and not by the table's next move. Weather (a read-only card or file) is left
+    to the next move, which says so."""
+    version = int(connection.execute("PRAGMA user_version").fetchone()[0])
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        connection.execute(f"PRAGMA user_version = {version}")
+    except sqlite3.Error as error:
+        if not is_weather(error, path):
+            raise
+    finally:
+        connection.execute("ROLLBACK")
 
 
 def _salvage_file(path: Path, *, why: str = "damaged", reason: str = "") -> tuple[sqlite3.Connection, str]:

@@ -7,6 +7,7 @@ import contextlib
 import sqlite3
 
 from companion.dicestats import DiceStats
+from companion.game import TITLED, wins_under
 from companion.store import tally
 from companion.store.base import FINISHED, NotSaved
 from companion.store.reading import Reading
@@ -15,6 +16,17 @@ from companion.store.writing import Writing
 
 def _most_first(counts: dict[str, int]) -> dict[str, int]:
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
+def _apart(game: str, wins: dict[str, int]) -> dict[str, dict[str, int]]:
+    """A game's wins row, with the wins of each game the table named on it (`tally.counted`) apart, each under
+    `wins_under(game, title)`."""
+    out: dict[str, dict[str, int]] = {}
+    for counted, count in wins.items():
+        title, titled, name = counted.partition(TITLED)
+        under, name = (wins_under(game, title), name) if titled else (game, counted)
+        out.setdefault(under, {})[name] = count
+    return out
 
 
 class Tallies(Reading, Writing):
@@ -32,7 +44,9 @@ class Tallies(Reading, Writing):
         """Games won per game and player name over every finished game, most first; games nobody won left out.
 
         Ties and abandoned games count for nobody; a game won because the others left (reason "left") is a
-        win. Read from the running wins tally (`store.tally`): one row per game, however many were played.
+        win. A game the table named on a tool (`Outcome.title`) has an entry of its own, under
+        `companion.game.wins_under` (the score pad's name and "Carcassonne"; `played` reads them back).
+        Read from the running wins tally (`store.tally`): one row per game, however many were played.
         Where that row is missing, damaged or behind, that game's wins are counted again once, and kept.
         """
         # The stamps are summed over the games' records: damage there is repaired at the store's edge, as any read's.
@@ -45,9 +59,9 @@ class Tallies(Reading, Writing):
                 wins = None
             if wins is None:
                 wins = self._count_wins_again(game, at_stamp)
-            if wins:
-                out[game] = _most_first(wins)
-        return out
+            for under, counts in _apart(game, wins).items():
+                out[under] = _most_first(counts)
+        return dict(sorted(out.items()))
 
     def _count_wins_again(self, game: str, at_stamp: int) -> dict[str, int]:
         records = self._guarded(lambda: self._games(f"WHERE game = ? AND {FINISHED}", (game,))) or []

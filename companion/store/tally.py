@@ -10,13 +10,14 @@ write that did not keep the tally (an older app, salvage, a path that forgot) le
 the tally is counted again from the moves (`Store.dice_stats`). A damaged or missing row is counted again
 the same way: it holds nothing that the moves do not.
 
-The wins tally (``wins_tally``) works the same way, one row per game holding wins per player name, so the
-home screen's chart reads a row per game, not every game ever finished. A write changes it by the difference
-between the game's outcome before and after: finishing adds the winners, an undo of the last move takes them
-off, a redo adds them again. Ties and abandoned games count for nobody; a win because the others left
-(reason "left") is a win. Its stamp (`wins_stamp`) sums the versions of the records that have an outcome
-only: a move in a game still going changes no outcome, so the wins row is neither read nor written then (one
-page less to write, and a move as quick as the dice tally allows).
+The wins tally (``wins_tally``) works the same way, one row per game holding wins per player name, so the home
+screen's chart reads a row per game, not every game ever finished. A write changes it by the difference between
+the game's outcome before and after: finishing adds the winners, an undo of the last move takes them off, a redo
+adds them again. Ties and abandoned games count for nobody; a win because the others left (reason "left") is a
+win. A game the table named on a tool (`Outcome.title`: the score pad's "Carcassonne") counts in its tool's row
+under the title and the name (`counted`), and is read back apart. Its stamp (`wins_stamp`) sums the versions of
+the records that have an outcome only: a move in a game still going changes no outcome, so the wins row is
+neither read nor written then (one page less to write, and a move as quick as the dice tally allows).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from companion.dicestats import PAIRS, pair_index, rolls_in
-from companion.game import ABANDONED
+from companion.game import ABANDONED, TITLED
 from companion.store.rows import (
     TALLY_COLUMNS,
     TALLY_NAMES,
@@ -185,6 +186,17 @@ def _counts(text: str) -> list[int] | None:
 
 def winners(outcome: Any) -> list[str]:
     """Who an outcome (as stored: a dict, its JSON text, or None) counts a win for: nobody on a tie or abandon."""
+    return [name for name, _title in _won(outcome)]
+
+
+def counted(outcome: Any) -> list[str]:
+    """What an outcome adds a win to in its game's wins row: each winner's name, or where the table named the game
+    it played on a tool (`Outcome.title`, a score pad's "Carcassonne"), the title and the name (`TITLED` between),
+    so that `Tallies.wins_by_game` counts that game apart."""
+    return [f"{title}{TITLED}{name}" if title else name for name, title in _won(outcome)]
+
+
+def _won(outcome: Any) -> list[tuple[str, str]]:
     if isinstance(outcome, str):
         try:
             outcome = json.loads(outcome)
@@ -192,8 +204,9 @@ def winners(outcome: Any) -> list[str]:
             return []
     if not isinstance(outcome, dict) or outcome.get("reason") == ABANDONED:
         return []
-    names = outcome.get("winners")
-    return [name for name in names if isinstance(name, str)] if isinstance(names, list) else []
+    names, title = outcome.get("winners"), outcome.get("title")
+    title = title if isinstance(title, str) else ""
+    return [(name, title) for name in names if isinstance(name, str)] if isinstance(names, list) else []
 
 
 def wins_stamp(db: sqlite3.Connection, game: str) -> int:
@@ -247,9 +260,9 @@ def keep_wins(db: sqlite3.Connection, game: str, before: Any = None, after: Any 
         if row is not None:
             db.execute("DELETE FROM wins_tally WHERE game = ?", (game,))
         return
-    for name in winners(before):
+    for name in counted(before):
         wins[name] = wins.get(name, 0) - 1
-    for name in winners(after):
+    for name in counted(after):
         wins[name] = wins.get(name, 0) + 1
     if any(count < 0 for count in wins.values()):  # took off a win it never counted: count again when read
         db.execute("DELETE FROM wins_tally WHERE game = ?", (game,))
@@ -261,7 +274,7 @@ def count_wins(outcomes: Iterable[Any]) -> dict[str, int]:
     """Wins per player name over `outcomes` (every finished game of one kind), counted from scratch."""
     wins: dict[str, int] = {}
     for outcome in outcomes:
-        for name in winners(outcome):
+        for name in counted(outcome):
             wins[name] = wins.get(name, 0) + 1
     return wins
 

@@ -102,7 +102,7 @@ def test_json_at_the_edge_is_checked_field_by_field():
         '{"type": "roll", "player": 3}': '"player" must be text; it is 3.',
         '{"type": "roll", "player": "Ann", "die": 6}': "Pig's \"roll\" has no \"die\"",
         '{"type": "choose_first", "player": "Ann", "chosen_by": "Bo", "how": "coin"}': (
-            '"how" must be "race", "loser" or "table"; it is \'coin\'.'
+            '"how" must be "race", "loser", "table" or "fingers"; it is \'coin\'.'
         ),
     }
     import json

@@ -326,18 +326,18 @@ def test_an_abandoned_game_keeps_its_secrets(tmp_path):
 
 
 def test_the_json_and_the_text_are_what_export_writes(tmp_path):
-    """`to_json` keeps the export format (version 1); `text_lines` has a heading, the start, a line a move and
-    the end, each move's line its time, number and sentences."""
+    """`to_json` keeps the export format (version 2); `text_lines` has a heading, the start, a line a move, the
+    end and each player's thinking time (issue 27), each move's line its time, number and sentences."""
     script = scripts("quinque")[0]
     with Store.open(tmp_path / "games.db") as store:
         played = play(store, script)
         told = record.story(store, played.session.game_id)
     data = record.to_json(told)
-    assert (data["format"], data["version"]) == ("tabletop-companion game", 1)
+    assert (data["format"], data["version"]) == ("tabletop-companion game", 2)  # 2: issue 27's thinking times
     assert [m["sentences"] for m in data["moves"]] == [list(s.sentences) for s in told.steps]
     assert data["moves"][0]["at"] == record.when(told.steps[0].at) == record.when(CLOCK + 2)  # a tick to start
     lines = record.text_lines(told)
-    assert len(lines) == 3 + len(told.steps)
+    assert len(lines) == 4 + len(told.steps) and lines[-1] == record.thinking_words(told)
     assert lines[2].endswith(f"  1. {' '.join(told.steps[0].sentences)}")
     assert json.loads(json.dumps(data)) == data
 

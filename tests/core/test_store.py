@@ -21,7 +21,7 @@ import pytest
 from companion import codec
 from companion.dice import RandomDice
 from companion.game import Options
-from companion.session import Session
+from companion.session import MOVE_CLOCK, Session
 from companion.store import APPLICATION_ID, SCHEMA_VERSION, Store, StoreInUse, StoreRefused, backups, check, tally
 from tests.support import store_writer
 
@@ -232,7 +232,8 @@ def _many_games(path: Path, games: int = 40, moves: int = 30) -> dict[int, list[
                 if session.outcome is not None:
                     break
                 session.act({"type": "roll", "player": session.current_player, "note": "n" * 200})
-            played[session.game_id] = [codec.to_json(m.action) for m in session.moves]
+            # as stored: each action with the game clock it was made at (issue 27)
+            played[session.game_id] = [{**codec.to_json(m.action), MOVE_CLOCK: m.clock} for m in session.moves]
     return played
 
 
@@ -535,7 +536,8 @@ def test_damage_in_an_old_game_is_found_by_the_next_backup_and_mended_from_an_ea
         new = Session.start(store, "tiny", Options.for_names("Cy", "Di", target=1))
         new.act({"type": "roll", "player": "Cy"})  # the game ends: a backup, whose check finds the damage
         assert store.notice is not None and "1 move came back from a backup" in store.notice
-        assert [m.action for m in store.moves(old.game_id)] == [codec.to_json(m.action) for m in old.moves]
+        stored = [{**codec.to_json(m.action), MOVE_CLOCK: m.clock} for m in old.moves]  # with each move's clock
+        assert [m.action for m in store.moves(old.game_id)] == stored
     assert len(_aside(tmp_path)) == 1
     for copy in backups(path):
         assert check(copy).status == 0, "no backup is a copy of damage"

@@ -41,7 +41,8 @@ from tests.support.golden import FOLDER, read
 FAILURES = ("silent", "traceback", "check failed", "not saved")
 PAGE_ONE = 400  # in the closed file's first page: its header and the schema
 REST = 300  # in the rest of the closed file; the pulled-plug corpus adds its own 310 (`fault_corpus.flips`)
-KINDS = ("quintet", "quin", "quinque", "quantum-link", "quark")
+KINDS = ("quintet", "quin", "quinque", "quantum-link", "quark", "dice-tray", "finger-chooser")
+"""Every kind of game in the corpus: the five, and the tools for any game (issue 27)."""
 
 
 @pytest.fixture(scope="module")

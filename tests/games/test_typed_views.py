@@ -27,7 +27,12 @@ TYPED = {"quintet", "quinque", "quantum-link", "quark", "quin"}
 BEFORE = json.loads(SAVED.read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("path", scripts(), ids=lambda p: p.stem)
+def _before(saved: Mapping[str, object]) -> list[Path]:
+    """The golden scripts played before the views were typed: a game typed from its start has no "before"."""
+    return [path for path in scripts() if path.stem in saved]
+
+
+@pytest.mark.parametrize("path", _before(BEFORE), ids=lambda p: p.stem)
 def test_every_view_along_every_golden_script_is_the_json_it_was(path: Path) -> None:
     assert [fingerprint(views) for views in views_along(path)] == BEFORE[path.stem]
 
@@ -35,7 +40,7 @@ def test_every_view_along_every_golden_script_is_the_json_it_was(path: Path) -> 
 SCREENS_BEFORE = json.loads(screens.SAVED.read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("path", scripts(), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", _before(SCREENS_BEFORE), ids=lambda p: p.stem)
 def test_every_players_display_and_phone_show_what_they_showed_from_the_json(path: Path) -> None:
     """"Presenters, the display renderer and the phone page read fields; JSON appears only at the edges": the
     displays and phones now lay out the typed own view, and every screen and page is what it was from the JSON

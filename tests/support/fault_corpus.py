@@ -55,6 +55,7 @@ OLDER = (
     Play("quantum-link-tie"),
     Play("quark-2p-beryllium-tie", cut=0.3, abandon=True),
     Play("quinque-small-tie", undo=1),  # finished, then taken back: unfinished with a redo list
+    Play("finger-chooser-gaps-and-leaving"),  # a tool (issue 27): put away, nobody winning
 )
 # Played after reopening, and copied while the store is open: these live only in the WAL.
 NEWER = (
@@ -62,6 +63,8 @@ NEWER = (
     Play("quantum-link-rules-example"),
     Play("quinque-diagonal-win", cut=0.5),
     Play("quark-2p-beryllium-tie", cut=0.1, undo=2, redo=1),
+    Play("dice-tray-five-dice-three-rolls", cut=0.6, undo=2, redo=1),  # a tool for any game (issue 27)
+    Play("finger-chooser-choices-and-teams", cut=0.6, undo=1),  # a tool's draws kept with its undone choice
     Play("quintet-five-players", cut=0.3, undo=3, redo=1),  # the newest unfinished game: the one resumed
 )
 

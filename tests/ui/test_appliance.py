@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import configparser
+import json
 import os
 import socket
 import subprocess
@@ -61,19 +62,25 @@ def test_the_unit_restarts_forever_and_runs_as_a_member_of_the_device_groups():
     assert service["Environment"]  # SDL on KMS/DRM, our own data and config directories
 
 
-def test_on_the_appliance_one_tap_is_one_touch(tmp_path):
-    """SDL must not turn touches into mouse clicks too, and Kivy's sysfs probe (a second provider) is off."""
+def test_on_the_appliance_one_tap_is_one_touch_and_every_finger_its_own(tmp_path):
+    """SDL must not turn touches into mouse clicks too; the panel's touches come through Kivy's mtdev provider,
+    one touch per finger (issue 27: the finger chooser's "Kivy's multi-touch (mtdev/hidinput on the Pi)"), since
+    Kivy 2.3's SDL2 window drops SDL's own finger events on Linux; the mouse makes no red dots of its own."""
     probe = (
         "from ui import boot; boot.prepare(appliance=True)\n"
-        "import os; from kivy.config import Config\n"
-        "print(sorted(Config.options('input')), os.environ['SDL_TOUCH_MOUSE_EVENTS'], os.environ['KIVY_HOME'])\n"
+        "import json, os; from kivy.config import Config\n"
+        "inputs = dict(Config.items('input'))\n"
+        "print(json.dumps([inputs, os.environ['SDL_TOUCH_MOUSE_EVENTS'], os.environ['KIVY_HOME']]))\n"
     )
     env = {**os.environ, "COMPANION_HOME": str(tmp_path), "KIVY_NO_CONSOLELOG": "1"}
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    options, rest = done.stdout.strip().rsplit("]", 1)
-    sdl_mouse, kivy_home = rest.split()
-    assert "%(name)s" not in options, "the sysfs probe would see the touchscreen a second time"
-    assert "mouse" in options, "a USB mouse still works"
+    options, sdl_mouse, kivy_home = json.loads(done.stdout.strip().splitlines()[-1])
+    assert options["%(name)s"] == "probesysfs,provider=mtdev", "the panel's fingers, each a touch of its own"
+    mouse = options["mouse"].split(",")
+    assert mouse[0] == "mouse", "a USB mouse still works"
+    assert "multitouch_on_demand" in mouse, "no red dots unless a widget asks for them"
+    assert "disable_on_activity" in mouse, "a touch on the panel is never a mouse click too"
+    assert sorted(options) == ["%(name)s", "mouse"], "no third provider"
     assert sdl_mouse == "0"
     assert kivy_home.startswith(str(tmp_path)), "Kivy's config and logs stay in our own directory"

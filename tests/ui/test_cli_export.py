@@ -14,7 +14,7 @@ import pytest
 
 from companion.dice import RandomDice
 from companion.game import Options, Refusal
-from companion.record import story
+from companion.record import story, thinking_words
 from companion.session import Session
 from companion.store import Store
 from tests.support.golden import read, scripts
@@ -54,7 +54,7 @@ def test_every_golden_game_exports_its_public_record(tmp_path, capsys, script):
     status, out, err = export(capsys, "1", "--db", str(path))
     assert status == 0, err
     record = json.loads(out)
-    assert record["format"] == "tabletop-companion game" and record["version"] == 1
+    assert record["format"] == "tabletop-companion game" and record["version"] == 2  # issue 27 added thinking times
     assert record["game"] == {"id": 1, "name": session.game.name, "title": session.game.title}
     assert record["players"] == list(session.options.names)
     assert record["settings"] == dict(session.options.settings)
@@ -74,8 +74,11 @@ def test_every_golden_game_exports_its_public_record(tmp_path, capsys, script):
     lines = text.splitlines()
     assert lines[0].startswith(f"{session.game.title} (game 1): ")
     with Store.read(path) as stored:
-        read = [step for step in story(stored, 1).steps if any(step.sentences)]
-    assert len(lines) == 3 + len(read)  # heading, start, one line a move the table reads, the end
+        told = story(stored, 1)
+    read = [step for step in told.steps if any(step.sentences)]
+    thought = [thinking_words(told)] if thinking_words(told) else []
+    assert len(lines) == 3 + len(read) + len(thought)  # heading, start, a line a move the table reads, the end
+    assert lines[len(lines) - len(thought) :] == thought  # and each player's thinking time, last
     assert all(line.strip() for line in lines)
 
 
@@ -186,7 +189,9 @@ def test_the_text_is_the_games_own_sentences(tmp_path, capsys):
         session.act({"type": "leave", "player": "Ann"})
     status, text, _ = export(capsys, "1", "--db", str(path), "--format", "text")
     assert status == 0
-    lines = [line.split("  ", 1)[1] for line in text.splitlines()[2:-1]]
+    *moves, end, thinking = text.splitlines()[2:]
+    assert end.startswith("Ended ") and thinking == "Thinking time: Ann had no turn, Bo 0:00 (longest turn 0:00)."
+    lines = [line.split("  ", 1)[1] for line in moves]
     assert lines == [
         "1. Bo was first to press and starts.",
         "2. Bo added a tile at the start. Bo marked the top left skydiver of the tile at the start.",

@@ -170,3 +170,12 @@ def test_a_chip_number_reads_on_its_colour():
     from ui.presenters.home import ink_on
 
     assert ink_on("#fdd835") == "#000000" and ink_on("#1e88e5") == "#000000" and ink_on("#8e24aa") == "#ffffff"
+
+
+def test_a_tool_put_away_says_how_it_ended_not_a_tie() -> None:
+    """Issue 27: a dice tray put away has no winner, but nobody tied: Past games says what its outcome says."""
+    from ui.presenters.home import result_words
+
+    put_away = {"winners": [], "reason": "put away", "detail": "The dice were put away after 3 rolls."}
+    assert result_words(put_away, ["Ann"], tool=True) == "The dice were put away after 3 rolls."
+    assert result_words({"winners": [], "reason": "tie"}, ["Ann", "Bo"]) == "a tie"

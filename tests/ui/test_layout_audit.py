@@ -395,7 +395,14 @@ def drawing(window: Any) -> Iterator[None]:
 
 Part = Callable[["Auditor", Path], None]
 
-GOLDEN_SHARDS = {"quark": ("quark",), "golden": ("quintet", "quin", "quantum-link", "quinque")}
+GOLDEN_SHARDS = {
+    "quark": ("quark",),
+    "golden": ("quintet", "quin", "quantum-link", "quinque"),
+    "dice-tray": ("dice-tray",),  # test_layout_audit_dice_tray.py, with the tray's own popups
+    "finger-chooser": ("finger-chooser",),  # test_layout_audit_chooser.py, with fingers on the glass
+    "turn-clock": ("turn-clock",),  # test_layout_audit_turn_clock.py
+    "score-pad": ("score-pad",),  # test_layout_audit_score_pad.py, with the number pad and the End question
+}
 """Which games' golden scripts each golden shard walks (Quark's are the longest, a shard alone)."""
 
 

@@ -104,7 +104,9 @@ def test_a_finished_game_says_who_won_and_can_be_replayed(tmp_path):
     assert shown["won"].status.startswith("Won by Ann (five in a row), ")
     assert shown["won"].can_replay
     assert shown["tie"].status.startswith("A tie, 8 moves") and shown["tie"].can_replay
-    assert shown["dropped"].status == "Ended without a result after 2 moves."
+    assert shown["dropped"].status == (
+        "Ended without a result after 2 moves.\nThinking time: Ann 2:00 (longest turn 2:00), Bo had no turn."
+    )  # issue 27: each player's thinking time follows
     assert not shown["dropped"].can_replay  # abandoned: not finished, so its secrets stay kept
 
 
@@ -118,10 +120,11 @@ def test_the_status_reads_how_the_game_ended_from_its_termination_not_its_words(
     shared = {"winners": ["Ann", "Bo"], "reason": "shared the board", "detail": "", "termination": "tie"}
     left = {"winners": [], "reason": "the table went home", "detail": "", "termination": "abandoned"}
     assert present_log(replace(told, outcome=shared)).status.startswith("A tie, 2 moves")
-    assert present_log(replace(told, outcome=left)).status == "Ended without a result after 2 moves."
+    thought = "\nThinking time: Ann 2:00 (longest turn 2:00), Bo had no turn."  # issue 27
+    assert present_log(replace(told, outcome=left)).status == f"Ended without a result after 2 moves.{thought}"
     earlier = {"winners": ["Ann"], "reason": "five in a row", "detail": "Across the top."}  # stored before terminations
     assert present_log(replace(told, outcome=earlier)).status.startswith("Won by Ann (five in a row), 2 moves")
-    assert present_log(replace(told, outcome=earlier)).status.endswith(". Across the top.")
+    assert present_log(replace(told, outcome=earlier)).status.endswith(f". Across the top.{thought}")
 
 
 def test_the_slider_stands_on_whole_steps_within_the_game(tmp_path):

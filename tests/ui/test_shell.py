@@ -6,10 +6,23 @@ from companion import games
 from companion.games import names
 
 
+def _last_game() -> str:
+    """The last of the games (the tools for any game come after them, under "Any game", further down the list)."""
+    return [name for name in names() if not games.facts(name).tool][-1]
+
+
 def _game_button(ui, title):
-    return next(
+    """The game's button on home, scrolled into sight (the list of games and tools is longer than the panel)."""
+    from kivy.uix.scrollview import ScrollView
+
+    button = next(
         w for w in ui.screen.ids.games.walk(restrict=True) if w.__class__.__name__ == "Button" and title in w.text
     )
+    scroller = next((w for w in button.walk_reverse(loopback=False) if isinstance(w, ScrollView)), None)
+    if scroller is not None:
+        scroller.scroll_to(button, padding=0, animate=False)
+        ui.frames(3)
+    return button
 
 
 def test_home_to_a_game_and_back_then_resume(ui):
@@ -17,7 +30,7 @@ def test_home_to_a_game_and_back_then_resume(ui):
     assert home.name == "home"
     ui.screenshot("home.png")
 
-    game = names()[-1]
+    game = _last_game()
     title = games.game(game).title
     ui.tap(_game_button(ui, title))
     screen = ui.screen
@@ -53,7 +66,7 @@ def test_two_players_with_one_name_are_refused_with_a_sentence(ui):
     home = ui.screen
     for row in home.rows:
         row.name = "Sam"
-    ui.tap(_game_button(ui, games.game(names()[-1]).title))
+    ui.tap(_game_button(ui, games.game(_last_game()).title))
     assert ui.screen.name == "home"
     assert "same name" in home.notice
 
@@ -80,8 +93,8 @@ def test_every_game_of_the_registry_is_on_the_home_screen_with_its_own_screen(ui
     from ui.screens import screen_class
     from ui.screens.base import GameScreen
 
-    listed = [choice.game for choice in reversed(ui.screen.ids.games.children)]
-    assert listed == [name for name in names() if name in listed] and "quinque" in listed
+    listed = [choice.game for rows in ("games", "tools") for choice in reversed(ui.screen.ids[rows].children)]
+    assert listed == [name for name in names() if name in listed] and {"quinque", "score-pad"} <= set(listed)
     for game in listed:
         assert screen_class(game) is not GameScreen, f"{game}: no ui/screens/{game.replace('-', '_')}.py found"
 

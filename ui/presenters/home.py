@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from companion import games
-from companion.game import ABANDONED, LEFT
+from companion.game import ABANDONED, LEFT, played
 from companion.games import names
 from companion.names import look, normal_name
 from companion.palette import delta_e, hard_pairs, is_light
@@ -35,6 +35,8 @@ class GameEntry:
     title: str
     seats: str
     variant: Variant | None = None
+    tool: bool = False
+    """A tool for any board game (the score pad): listed apart, under "Any game"."""
 
 
 def seats_text(low: int, high: int) -> str:
@@ -48,12 +50,16 @@ def game_entries() -> list[GameEntry]:
     for name in names():
         facts = games.facts(name)
         seats = seats_text(facts.min_players, facts.max_players)
-        entries.append(GameEntry(name, facts.title, seats, facts.variant))
+        entries.append(GameEntry(name, facts.title, seats, facts.variant, facts.tool))
     return entries
 
 
 def title_of(game: str) -> str:
-    """What the table calls `game` (its name, if it is no longer known)."""
+    """What the table calls `game` (its name, if it is no longer known); for the wins of a game the table named
+    on a tool (`companion.game.wins_under`), that name: "Carcassonne"."""
+    game, title = played(game)
+    if title:
+        return title
     try:
         return games.facts(game).title
     except (LookupError, ImportError, AttributeError):
@@ -264,7 +270,8 @@ def wins_chart(wins_by_game: Mapping[str, Mapping[str, int]], *, most: int = CHA
     colours = _colours(totals)
     order = {entry.game: i for i, entry in enumerate(game_entries())}
     rows = []
-    for game in sorted(wins_by_game, key=lambda g: (order.get(g, len(order)), g)):
+    # a game the table named on a tool comes after that tool's place, by its name: Carcassonne beside Quin
+    for game in sorted(wins_by_game, key=lambda g: (order.get(played(g)[0], len(order)), played(g)[1].casefold(), g)):
         wins = {name: count for name, count in wins_by_game[game].items() if count > 0}
         if wins:
             rows.append(WinsRow(game, title_of(game), _bars(wins, colours, most), max(0, len(wins) - most)))
@@ -297,7 +304,7 @@ class PastGame:
 ENDED_WITHOUT_RESULT = "Ended without a result"
 
 
-def result_words(outcome: Mapping[str, Any] | None, players: Sequence[str]) -> str:
+def result_words(outcome: Mapping[str, Any] | None, players: Sequence[str], *, tool: bool = False) -> str:
     """``"won by Ann"``, ``"won by Ann: Bo left"``, ``"won by Cy, the last one still in"``, ``"won by Ann, Bo"``,
     ``"a tie"`` or ``"Ended without a result"``.
 
@@ -309,12 +316,21 @@ def result_words(outcome: Mapping[str, Any] | None, players: Sequence[str]) -> s
         return ENDED_WITHOUT_RESULT
     winners = list(outcome.get("winners", []))
     if not winners:
-        return "a tie"
+        # A tool for any game (a dice tray, a turn clock) is put away, not tied: its own sentence says how.
+        return str(outcome.get("detail") or "put away") if tool else "a tie"
     words = f"won by {', '.join(winners)}"
     if outcome.get("reason") == LEFT:
         others = [p for p in players if p not in winners]
         words += f": {others[0]} left" if len(others) == 1 else ", the last one still in"
     return words
+
+
+def _is_tool(game: str) -> bool:
+    """Whether `game` is a tool for any game (a game this version does not know is not)."""
+    try:
+        return games.facts(game).tool
+    except LookupError:
+        return False
 
 
 def past_games(records: Iterable[Any], now: float) -> list[PastGame]:
@@ -323,9 +339,10 @@ def past_games(records: Iterable[Any], now: float) -> list[PastGame]:
     for record in records:
         names = [p["name"] for p in record.options.get("players", [])]
         when = last_played_words(record.finished_at, now) if record.finished_at is not None else ""
-        result = result_words(record.outcome, names)
+        result = result_words(record.outcome, names, tool=_is_tool(record.game))
         abandoned = (record.outcome or {}).get("reason") == ABANDONED
-        out.append(PastGame(record.id, title_of(record.game), ", ".join(names), result, when, abandoned, tuple(names)))
+        title = (record.outcome or {}).get("title") or title_of(record.game)  # the game played on a tool: its name
+        out.append(PastGame(record.id, str(title), ", ".join(names), result, when, abandoned, tuple(names)))
     return out
 
 

@@ -26,7 +26,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from companion.game import View
-from companion.record import Step, story
+from companion.record import Step, TurnTally, passes_turn, story, thinking_words
 from ui.presenters import format_clock, on_screen
 
 if TYPE_CHECKING:
@@ -77,7 +77,13 @@ def moves_words(count: int) -> str:
 
 
 def status_of(told: Story) -> str:
-    """How the game stands: in play, ended without a result, a tie, or who won and why."""
+    """How the game stands (in play, ended without a result, a tie, or who won and why), then each player's
+    thinking time on a line of its own (issue 27), where the game has turns."""
+    thought = thinking_words(told)
+    return f"{_standing(told)}\n{thought}" if thought else _standing(told)
+
+
+def _standing(told: Story) -> str:
     count = moves_words(len(told.steps))
     outcome = told.ended
     if outcome is None:
@@ -204,6 +210,7 @@ class LiveStory:
         self._lost = len(moves) != len(told.steps)  # the session moved between reading and here: read again
         self._undone: list[tuple[Move, Step]] = []  # the steps an undo dropped, next redo first (as the session)
         self._undone_before = session.redo_moves  # undone before the Log opened: their times are in the file
+        self._tallies = _tallies(told)  # the thinking times after each step: one more step costs one step
 
     def update(self) -> Followed | None:
         """Bring the story up to the session; None if no step changed (the clock alone: the elapsed time)."""
@@ -228,7 +235,7 @@ class LiveStory:
         steps = list(self.story.steps)
         # An undo: the dropped steps wait for a redo, which puts back the very move at the very place.
         self._undone[:0] = zip(self._moves[kept:], steps[kept:], strict=True)
-        del steps[kept:], self._moves[kept:], self._states[kept + 1 :]
+        del steps[kept:], self._moves[kept:], self._states[kept + 1 :], self._tallies[kept + 1 :]
         if kept == len(moves):
             self._states[kept] = session.state  # the state after an undo is the session's own
         for move in moves[kept:]:
@@ -240,16 +247,20 @@ class LiveStory:
             else:
                 self._undone.clear()  # a new move: the session forgot what could be redone
                 self._undone_before = ()
-                state, step = self._fold(self._states[-1], move)
+                state, step = self._fold(self._states[-1], move, bool(steps) and steps[-1].in_play)
             steps.append(step)
             self._moves.append(move)
             self._states.append(state)
-        self.story = replace(self.story, steps=tuple(steps), elapsed=session.elapsed)
+            self._tallies.append(self._tallies[-1].after(step))
+        thinking = self._tallies[-1].thinking
+        self.story = replace(self.story, steps=tuple(steps), elapsed=session.elapsed, thinking=thinking)
         return Followed(self.story, kept, retold=False)
 
-    def _fold(self, state: Any, move: Move) -> tuple[Any, Step]:
-        """The state after `move` and its step, told as `companion.record.story` tells it."""
+    def _fold(self, state: Any, move: Move, in_play: bool) -> tuple[Any, Step]:
+        """The state after `move` and its step, told as `companion.record.story` tells it (`in_play`: play had
+        begun before it)."""
         game = self.session.game
+        before = state
         sentences: list[str] = []
         events: list[dict[str, Any]] = []
         for event in move.events:
@@ -259,6 +270,7 @@ class LiveStory:
             if said:
                 sentences.append(said)
         player = game.to_json(move.action).get("player")
+        turn = game.current_player(before)
         step = Step(
             number=len(self._moves) + 1,
             at=self._clock(),
@@ -266,6 +278,10 @@ class LiveStory:
             sentences=tuple(sentences),
             events=tuple(events),
             shows=partial(game.public_view, state),
+            clock=move.clock,
+            turn=turn,
+            passes=passes_turn(turn, game.current_player(state), move.events),
+            in_play=in_play or move.begins_play,
         )
         return state, step
 
@@ -280,4 +296,13 @@ class LiveStory:
         self._lost = len(moves) != len(told.steps)
         self._undone.clear()
         self._undone_before = session.redo_moves
+        self._tallies = _tallies(told)
         return Followed(told, 0, retold=True)
+
+
+def _tallies(told: Story) -> list[TurnTally]:
+    """The thinking times after each step of `told` (index k: after k steps)."""
+    tallies = [TurnTally.start(told.players)]
+    for step in told.steps:
+        tallies.append(tallies[-1].after(step))
+    return tallies

@@ -63,7 +63,7 @@ class Control:
 class RaceShown:
     """Everything the race screen shows at one moment."""
 
-    mode: str  # "loser", "test", "countdown", "set", "go", "done" or "no race"
+    mode: str  # "loser", "test", "countdown", "set", "go", "done", "no race" or "fingers"
     headline: str
     tone: str = "text"  # the headline's colour, by meaning: "text", "warn" or "go" (see `ui.theme.TONES`)
     detail: str = ""
@@ -109,6 +109,31 @@ def no_race(players: Sequence[str], sentence: str) -> RaceShown:
         detail=sentence,
         cards=tuple(Card(name) for name in players),
         controls=first_choices(players, None, "table"),
+    )
+
+
+def fingers(players: Sequence[str]) -> RaceShown:
+    """The finger chooser instead of the race: the glass takes the cards' place, its headline the race's."""
+    return RaceShown(
+        mode="fingers",
+        headline="",
+        detail=f"Each of the {len(players)} players puts a finger below. All still for 2 seconds: one is chosen.",
+        controls=(Control("race_instead", "Race for it"),),
+    )
+
+
+def finger_chosen(players: Sequence[str], ring: int) -> RaceShown:
+    """The dice chose ring `ring`: its player taps their own name, and starts (the game's ``choose_first``).
+
+    The rings are numbered as the fingers came down, not by seat: asking whose finger it was is one tap, where
+    putting fingers down in seat order would be a rule nobody at a table keeps.
+    """
+    return RaceShown(
+        mode="fingers",
+        headline=f"Ring {ring} is chosen!",
+        tone="go",
+        detail=f"Whose finger wears ring {ring}? Tap that name: they go first.",
+        controls=(*first_choices(players, None, "fingers"), Control("fingers_again", "Again")),
     )
 
 

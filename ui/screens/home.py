@@ -245,7 +245,9 @@ class HomeScreen(Screen):
             choice = GameChoice(entry, home=self)
             if entry.variant is not None:
                 choice.choose(self.app.table.config.settings_for(entry.game).get(entry.variant.setting))
-            self.ids.games.add_widget(choice)
+            (self.ids.tools if entry.tool else self.ids.games).add_widget(choice)  # tools under "Any game"
+        if not self.ids.tools.children:
+            self.ids.any_game_heading.parent.remove_widget(self.ids.any_game_heading)
         defaults = (Player("Player 1", SEAT_COLOURS[0]), Player("Player 2", SEAT_COLOURS[1]))
         for player in self.app.last_players() or defaults:
             self.add_player(player.name, player.colour)
@@ -580,6 +582,11 @@ class WinsGameRow(BoxLayout):
 
     title = StringProperty("")
     more = StringProperty("")
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        from ui.widgets.fitting import fit_text  # loaded with the wins popup: not needed to start
+
+        fit_text(self.ids.title_label, (19, 17, 15, 14), room=0)
 
 
 class WinsPopup(Popup):

@@ -27,10 +27,12 @@ from kivy.uix.screenmanager import Screen
 
 from companion.dispatch import Dispatcher, immediate
 from companion.game import Refusal
+from companion.games.finger_chooser.rules import draw
 from companion.race import choose_first, first_choice
 from ui import theme
 from ui.kv import beside, load_kv
 from ui.presenters import race as presenter
+from ui.presenters.finger_chooser import Choice
 from ui.widgets.fitting import fit_text
 
 if TYPE_CHECKING:
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from hardware.race_buttons import RaceButtons
     from hardware.race_control import RaceController, RaceSnapshot
     from ui.table import Table
+    from ui.widgets.finger_chooser import FingerChooser
     from ui.widgets.table_hardware import TableHardwarePanel
 
 log = logging.getLogger(__name__)
@@ -123,6 +126,7 @@ class RaceScreen(Screen):
         self.players = [p.name for p in session.options.players]
         self.colours = {p.name: theme.rgba(p.colour) for p in session.options.players}
         self.cards: list[RacerCard] = []
+        self.glass: FingerChooser | None = None  # the finger chooser, once the table asks for it
         self.action_buttons: dict[str, RaceAction] = {}
         offer = first_choice(table.store.finished(), self.players, session.game.name)
         if offer.chooser is not None:
@@ -142,6 +146,7 @@ class RaceScreen(Screen):
         if self.controller is None and not self._open_race():
             return
         self._present(presenter.testing(self.players))
+        self._last_version = 0  # the race's snapshots show again (after the finger chooser)
         if self.controller is not None:
             self.controller.refresh()
 
@@ -219,10 +224,35 @@ class RaceScreen(Screen):
         if self.controller is not None:
             self.controller.stop()
 
+    # -- the finger chooser ------------------------------------------------------------------------------
+
+    def choose_by_fingers(self) -> None:
+        """The finger chooser in the cards' place: one finger per player, one chosen by the table's dice."""
+        if self.glass is None:
+            from ui.widgets.finger_chooser import FingerChooser
+
+            self.glass = FingerChooser()
+            self.glass.fingers.needed = len(self.players)
+            self.glass.decide = self._finger_chosen
+            self.glass.bind(headline=self._glass_headline)
+        self.glass.clear()
+        self._present(presenter.fingers(self.players))
+        self._glass_headline(self.glass, self.glass.headline)
+
+    def _glass_headline(self, _glass: Any, text: str) -> None:
+        if self.mode == "fingers":
+            self.headline = text
+
+    def _finger_chosen(self, rings: tuple[int, ...]) -> Choice:
+        """The fingers are still: the dice choose one (fairly: `draw`); what is stored is the ``choose_first``."""
+        ring = draw(rings, self.table.dice)
+        self._present(presenter.finger_chosen(self.players, ring))
+        return Choice(chosen=ring)
+
     # -- showing a snapshot (on the UI thread, through the dispatcher) ------------------------------
 
     def show(self, snapshot: RaceSnapshot) -> None:
-        if snapshot.version <= self._last_version or self.mode in ("loser", "no race", "closed"):
+        if snapshot.version <= self._last_version or self.mode in ("loser", "no race", "closed", "fingers"):
             return
         self._last_version = snapshot.version
         self.snapshot = snapshot
@@ -241,6 +271,17 @@ class RaceScreen(Screen):
         self._actions(shown.controls)
 
     def _show_cards(self) -> None:
+        """The racers' cards, or in their place the finger chooser's glass."""
+        slot = self.ids.cards
+        if self.mode == "fingers":
+            if self.glass is not None and self.glass.parent is None:
+                slot.clear_widgets()
+                self.cards = []
+                slot.add_widget(self.glass)
+            return
+        if self.glass is not None and self.glass.parent is not None:  # it is only ever in the cards' slot
+            self.glass.clear()
+            slot.remove_widget(self.glass)
         if self.cards:
             return
         for index, name in enumerate(self.players):
@@ -258,9 +299,13 @@ class RaceScreen(Screen):
                 self._send_choice(action)
 
             return send
-        return {"start": self.start, "stop": self.stop_race, "again": self.again, "race_instead": self.race_for_it}[
-            control.key
-        ]
+        return {
+            "start": self.start,
+            "stop": self.stop_race,
+            "again": self.again,
+            "race_instead": self.race_for_it,
+            "fingers_again": self.choose_by_fingers,
+        }[control.key]
 
     def _actions(self, controls: Sequence[presenter.Control]) -> None:
         """Replace the action row with `controls` (same buttons: update them, never replace under a finger)."""
@@ -322,6 +367,8 @@ class RaceScreen(Screen):
         """Stop the race and let go of the keys, the panel and any buttons this screen opened. Safe twice."""
         self.mode = "closed"
         self._release_keys()
+        if self.glass is not None:
+            self.glass.clear()
         if self._refresher is not None:
             self._refresher.cancel()
             self._refresher = None

@@ -1,0 +1,69 @@
+"""Issue 27: "the store's fault tests (SIGKILL, resume, the bit-flip campaign) include games of each tool".
+
+The bit-flip campaign of `test_store_faults.py`, run the same way (its `one_flip` verdicts, `fault_corpus`'s
+flips, a fixed seed) on a pulled-plug file of score pad games: finished ones (a win, a tie of two: wins kept
+under each game's name), one finished then taken back by Undo, and the newest half played (the one resumed).
+Every flip changes nothing a player can see, or the damage is named; never a traceback; and wherever `check`
+calls the file healthy, the pad is resumed and one more move saved. (The SIGKILL test drives a tiny test game
+of its own; resuming exactly after a restart, `test_resume_exact.py`, walks every game's golden scripts, the
+score pad's among them.)
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from companion.store import Store
+from tests.core.test_store_faults import FAILURES, _pristine, _scratch, one_flip
+from tests.support import fault_corpus
+from tests.support.fault_corpus import Play
+
+OLDER = (
+    Play("score-pad-carcassonne"),
+    Play("score-pad-hearts-lowest-tie", undo=1),  # ended, then the end taken back: unfinished with a redo list
+)
+NEWER = (Play("score-pad-a-player-leaves", cut=0.5),)  # the newest unfinished pad: the one resumed
+
+
+@pytest.mark.slow
+def test_single_bit_flips_in_a_file_of_score_pads_change_nothing_or_are_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fault_corpus, "OLDER", OLDER)
+    monkeypatch.setattr(fault_corpus, "NEWER", NEWER)
+    corpus = fault_corpus.build(tmp_path / "built")
+    pristine, ids, moved = _pristine(corpus, tmp_path / "pristine")
+    assert {pristine[f"game {gid}"][0].game for gid in ids} == {"score-pad"}
+    assert any("\x1f" in under for under in pristine["wins"]), "the wins are kept under the games' names"
+    campaign = fault_corpus.flips(corpus, seed=27)
+    assert len(campaign) >= 300
+    tally: Counter[str] = Counter()
+    bad: list[str] = []
+    with _scratch(tmp_path) as scratch:
+        for n, flip in enumerate(campaign):
+            path = fault_corpus.damaged(corpus, flip, scratch / f"flip-{n}")
+            verdict, detail, _remarks = one_flip(path, pristine, ids, moved)
+            shutil.rmtree(path.parent)
+            tally[verdict] += 1
+            if verdict in FAILURES:
+                bad.append(f"{flip}: {verdict}: {detail}")
+    line = ", ".join(f"{count} {verdict}" for verdict, count in sorted(tally.items()))
+    print(f"score pad campaign: {len(campaign)} flips: {line}")
+    assert not bad, line + "\n" + "\n".join(bad)
+
+
+def test_a_score_pad_file_opens_with_its_wins_under_each_game_s_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The corpus itself: what the campaign holds every flip to."""
+    monkeypatch.setattr(fault_corpus, "OLDER", OLDER)
+    monkeypatch.setattr(fault_corpus, "NEWER", NEWER)
+    corpus = fault_corpus.build(tmp_path / "built")
+    with Store.open(fault_corpus.damaged(corpus, None, tmp_path / "copy")) as store:
+        assert store.notice is None
+        assert store.wins_by_game() == {"score-pad\x1fCarcassonne": {"Ann": 1}}
+        assert len(store.unfinished_games()) == 2
