@@ -20,7 +20,8 @@ from companion import record
 from companion.dice import RandomDice
 from companion.engine import Facts, RegisteredGame
 from companion.game import Options, Refusal
-from companion.games import register, unregister
+from companion.games import facts as declared
+from companion.games import names, register, unregister
 from companion.record import ThinkingTime, story, thinking_words
 from companion.session import MOVE_CLOCK, Session
 from companion.store import Store
@@ -191,11 +192,25 @@ def test_a_game_without_turns_says_nothing_of_thinking(tmp_path):
     assert record.to_json(told)["thinking"] == []
 
 
+# The tools for any board game where nobody has a turn: anyone scores, rolls or lays a finger at any moment, so
+# their games have no thinking time at all (the turn clock has turns: its thinking times are told like the five's).
+TURNLESS = frozenset({"score-pad", "dice-tray", "finger-chooser"})
+
+
+def test_the_turnless_tools_are_tools_and_every_other_game_is_timed_by_a_golden_game():
+    """The list above is no stale guess: each is a registered tool, and every game not on it (the five and the
+    turn clock) has a golden script below that proves its thinking times."""
+    assert set(names()) >= TURNLESS and all(declared(name).tool for name in TURNLESS)
+    assert set(names()) - TURNLESS <= {read(path).game for path in scripts()}
+    assert "turn-clock" in names() and "turn-clock" not in TURNLESS
+
+
 @pytest.mark.parametrize("script", scripts(), ids=lambda p: p.stem)
 def test_every_golden_game_has_thinking_times_for_exactly_its_players(tmp_path, script):
     """"each game's Log and export show each player's thinking time (total and longest turn)": every golden
-    game of the five, played into a games file, has one thinking time per player, in seat order; its turns
-    together are the game clock from the start of play to the last turn's end, and the longest is one of them."""
+    game with turns (the five and the turn clock), played into a games file, has one thinking time per player,
+    in seat order; its turns together are the game clock from the start of play to the last turn's end, and the
+    longest is one of them. A game of a tool without turns has none, and its Log and export say nothing of it."""
     golden = read(script)
     clock = ManualClock(1_800_000_000.0)
     with Store.open(tmp_path / "games.db") as store:
@@ -215,9 +230,15 @@ def test_every_golden_game_has_thinking_times_for_exactly_its_players(tmp_path, 
             afresh = story(store, session.game_id)
             assert live.story.thinking == afresh.thinking, number  # the Log kept up with the game says the same
         told = story(store, session.game_id)
+    assert told.steps, "the script made moves"
+    if golden.game in TURNLESS:
+        assert all(s.turn is None for s in told.steps), "nobody's turn, at any step"
+        assert told.thinking == () and thinking_words(told) == ""
+        assert "Thinking" not in present_log(told).status and record.to_json(told)["thinking"] == []
+        return
     assert [t.player for t in told.thinking] == list(golden.players)
     passed = [s for s in told.steps if s.in_play and s.passes and s.turn is not None]
-    assert passed, "every game of the five has turns"
+    assert passed, "every game with turns passes some"
     first = next(i for i, s in enumerate(told.steps) if s.in_play)
     began = told.steps[first - 1].clock if first else 0.0
     assert sum(t.total for t in told.thinking) == pytest.approx(passed[-1].clock - began)
