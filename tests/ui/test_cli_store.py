@@ -322,7 +322,9 @@ def test_a_path_that_is_not_our_games_file_is_refused_and_left_as_it_is(tmp_path
 
 # -- companion check and history on a damaged file ---------------------------------------------------------------------
 
-MOVE = b'{"type": "place", "player": "Bo", "cell": [-3, 4], "face": 2}'  # the action of move 14, nowhere else
+# The action of move 14, nowhere else; it ends before the game clock the store keeps beside it ("@clock").
+MOVE = b'{"type": "place", "player": "Bo", "cell": [-3, 4], "face": 2'
+FACE = len(MOVE) - 1  # "face": 2 becomes "face": 3
 GAME = b'"settings": {}'  # in the game row's options only
 
 
@@ -354,7 +356,7 @@ def test_check_on_a_healthy_file(tmp_path):
 
 def test_check_names_a_damaged_move_and_what_salvage_would_keep_and_changes_nothing(tmp_path):
     db = finished_game(tmp_path)
-    damaged = flip_a_bit_in(db, MOVE, len(MOVE) - 2)  # "face": 2 becomes "face": 3
+    damaged = flip_a_bit_in(db, MOVE, FACE)
     beside = sorted(p.name for p in db.parent.iterdir())
     done = companion("check", "--db", str(db), home=tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr
@@ -366,7 +368,7 @@ def test_check_names_a_damaged_move_and_what_salvage_would_keep_and_changes_noth
     assert sorted(p.name for p in db.parent.iterdir()) == beside, "check makes no file beside the games file"
 
 
-@pytest.mark.parametrize(("needle", "offset"), [(MOVE, len(MOVE) - 2), (GAME, 3)], ids=["move-row", "game-row"])
+@pytest.mark.parametrize(("needle", "offset"), [(MOVE, FACE), (GAME, 3)], ids=["move-row", "game-row"])
 def test_history_reads_around_damage_and_leaves_the_file_as_it_is(tmp_path, needle, offset):
     db = finished_game(tmp_path)
     damaged = flip_a_bit_in(db, needle, offset)
