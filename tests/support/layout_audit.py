@@ -183,6 +183,12 @@ def clip_rect(widget: Any, window_size: tuple[float, float]) -> Rect:
     return clip
 
 
+def reach_rect(widget: Any, window_size: tuple[float, float]) -> Rect:
+    """Where a tap can reach `widget`: its box cut by the views that clip it (a ScrollView passes on only the
+    touches inside itself, so a row scrolled below its bottom edge is no target there). Empty when none is left."""
+    return intersect(window_rect(widget), clip_rect(widget, window_size))
+
+
 def intersect(a: Rect, b: Rect) -> Rect:
     return (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
 
