@@ -2,7 +2,8 @@
 
 The bit-flip campaign of `test_store_faults.py`, run the same way (its `one_flip` verdicts, `fault_corpus`'s
 flips, a fixed seed) on a pulled-plug file of score pad games: finished ones (a win, a tie of two: wins kept
-under each game's name), one finished then taken back by Undo, and the newest half played (the one resumed).
+under each game's name), one finished then taken back by Undo, and the newest half played (the one resumed);
+the newer ones, only in the WAL, grow the file, so that the WAL holds page 1 for the campaign to aim at.
 Every flip changes nothing a player can see, or the damage is named; never a traceback; and wherever `check`
 calls the file healthy, the pad is resumed and one more move saved. (The SIGKILL test drives a tiny test game
 of its own; resuming exactly after a restart, `test_resume_exact.py`, walks every game's golden scripts, the
@@ -26,7 +27,11 @@ OLDER = (
     Play("score-pad-carcassonne"),
     Play("score-pad-hearts-lowest-tie", undo=1),  # ended, then the end taken back: unfinished with a redo list
 )
-NEWER = (Play("score-pad-a-player-leaves", cut=0.5),)  # the newest unfinished pad: the one resumed
+NEWER = (
+    Play("score-pad-hearts-lowest-tie"),  # a tie of two, only in the WAL
+    Play("score-pad-a-player-leaves"),  # with the tie, enough to grow the file: page 1 goes into the WAL too
+    Play("score-pad-a-player-leaves", cut=0.5),  # the newest unfinished pad: the one resumed
+)
 
 
 @pytest.mark.slow
@@ -65,5 +70,9 @@ def test_a_score_pad_file_opens_with_its_wins_under_each_game_s_name(
     corpus = fault_corpus.build(tmp_path / "built")
     with Store.open(fault_corpus.damaged(corpus, None, tmp_path / "copy")) as store:
         assert store.notice is None
-        assert store.wins_by_game() == {"score-pad\x1fCarcassonne": {"Ann": 1}}
+        assert store.wins_by_game() == {
+            "score-pad\x1fCarcassonne": {"Ann": 1},
+            "score-pad\x1fHearts": {"Bo": 1, "Di": 1},  # the tie shares the win
+            "score-pad\x1fAzul": {"Bo": 1},
+        }
         assert len(store.unfinished_games()) == 2

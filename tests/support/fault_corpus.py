@@ -161,6 +161,8 @@ def flips(corpus: Corpus, *, seed: int = SEED) -> list[Flip]:
     chosen: set[tuple[str, int, int]] = set()
     frame = FRAME_HEADER + PAGE
     page_one = [i for i, pgno in enumerate(frame_pages(corpus.wal)) if pgno == 1]
+    # The WAL holds page 1 only where a newer game grew the file: a corpus too small for that misses an aim.
+    assert page_one, "no WAL frame holds page 1: play more games after reopening, so the file grows"
     last = corpus.frames - 1
 
     def take(count: int, file: str, offset: Callable[[], int]) -> None:
