@@ -324,7 +324,10 @@ class SetupMenu:
         if self.mode == PLACE:  # the label and its identity: whole, else short, else on a line of its own
             return (f"{self.label} {self.kind}", f"{self.label} {short_kind(str(self.kind), 0)}")
         pieces = view.pieces
-        return f"Setup {sum(1 for p in pieces if p.identity)}/{len(pieces)}"
+        done = f"{sum(1 for p in pieces if p.identity)}/{len(pieces)}"
+        # the count alone beside a name too long for both: a one-line header leaves a 4-row screen room for
+        # the Clone's three lines
+        return (f"Setup {done}", done)
 
     # -- the lists --------------------------------------------------------------------------
 
