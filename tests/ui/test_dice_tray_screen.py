@@ -4,6 +4,7 @@ set picker with saved sets, adding and taking out dice, the statistics, and putt
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,21 @@ def sets_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The app's data folder for this test alone: the saved sets start empty."""
     monkeypatch.setenv("COMPANION_HOME", str(tmp_path / "home"))
     return tmp_path / "home" / "data" / "dice-sets.json"
+
+
+def fair_line(bars: Any) -> list[tuple[float, float]]:
+    """The (start, end) of each piece a `FaceBars` draws in the warning colour: its fair dice' line."""
+    from kivy.graphics import Color, Rectangle
+
+    from ui import theme
+
+    pieces, warn = [], False
+    for instruction in bars.canvas.children:
+        if isinstance(instruction, Color):
+            warn = tuple(instruction.rgba) == pytest.approx(tuple(theme.WARN))
+        elif warn and isinstance(instruction, Rectangle):
+            pieces.append((instruction.pos[0], instruction.pos[0] + instruction.size[0]))
+    return pieces
 
 
 def faces(screen: Any) -> list[str]:
@@ -133,6 +149,12 @@ def test_the_statistics_show_each_kind_of_die(ui: Any) -> None:
     blocks = list(reversed(popup.ids.blocks.children))
     assert [b.kind.title for b in blocks] == ["d6: rolled 24 times", "d20: rolled 12 times"]
     assert "Too few rolls to judge the d6 yet: 24 so far, about 30 needed." in blocks[0].kind.summary
+    assert "dashed line: fair dice" in popup.title
+    bars = blocks[0].children[-2]  # the block's FaceBars, under its heading
+    pieces = fair_line(bars)
+    assert len(pieces) >= 10, "the fair dice' line is drawn in dashes, as the title says"
+    assert pieces[0][0] == bars.x and pieces[-1][1] == pytest.approx(bars.right)
+    assert all(later[0] - earlier[1] >= 4 for earlier, later in itertools.pairwise(pieces)), "a gap between two dashes"
     ui.screenshot("dice-tray-statistics.png")
     ui.tap(popup.ids.close_button)
     ui.tap(ui.find(screen, "dice_button"))

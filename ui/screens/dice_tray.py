@@ -14,7 +14,7 @@ from typing import Any
 from kivy.animation import Animation
 from kivy.core.text import Label as CoreLabel
 from kivy.factory import Factory
-from kivy.graphics import Color, Line, Rectangle
+from kivy.graphics import Color, Rectangle
 from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
@@ -38,6 +38,8 @@ GAP = 12
 """Room between two dice, in dp: more than the 8 px two targets need."""
 LARGEST = 170
 """The largest a die is drawn, in dp (one to three dice): big, and still a die."""
+FAIR_LINE, DASH, DASH_GAP = 2, 8, 5
+"""The statistics' fair-dice line, in dp: its thickness, each dash and the room between two."""
 
 
 def grid(count: int) -> tuple[int, int]:
@@ -163,9 +165,23 @@ class FaceBars(Widget):
                     Rectangle(
                         texture=count, pos=(x + w / 2 - count.width / 2, self.y + axis + h + dp(2)), size=count.size
                     )
+            # Kivy dashes a Line only at width 1, too thin to see beside the bars: each dash is its own rectangle,
+            # so the line the title calls dashed is dashed.
             Color(*theme.WARN)
             line_y = self.y + axis + usable * kind.expected_share
-            Line(points=[self.x, line_y, self.right, line_y], width=dp(1.5), dash_length=dp(6), dash_offset=dp(4))
+            thick = dp(FAIR_LINE)
+            for start, end in dashes(self.x, self.right, dp(DASH), dp(DASH_GAP)):
+                Rectangle(pos=(start, line_y - thick / 2), size=(end - start, thick))
+
+
+def dashes(start: float, end: float, dash: float, gap: float) -> list[tuple[float, float]]:
+    """The (start, end) of each dash of a dashed line from `start` to `end`: a dash first and last, the last cut."""
+    out: list[tuple[float, float]] = []
+    at = start
+    while at < end:
+        out.append((at, min(at + dash, end)))
+        at += dash + gap
+    return out
 
 
 def _texture(text: str, size: float) -> Any:
