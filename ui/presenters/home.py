@@ -54,6 +54,13 @@ def game_entries() -> list[GameEntry]:
     return entries
 
 
+def tools_hint(entries: Sequence[GameEntry]) -> str:
+    """The cue that the tools wait below the games, in words ("" with no tool): "More below, under Any game:
+    Dice tray, ..." (issue 27: at 800×480 they lie below the fold, and a scroll bar alone is easy to miss)."""
+    titles = [entry.title for entry in entries if entry.tool]
+    return f"More below, under Any game: {', '.join(titles)}" if titles else ""
+
+
 def title_of(game: str) -> str:
     """What the table calls `game` (its name, if it is no longer known); for the wins of a game the table named
     on a tool (`companion.game.wins_under`), that name: "Carcassonne"."""

@@ -226,6 +226,9 @@ class HomeScreen(Screen):
     history_text = StringProperty("")
     """The newest past games in words, one a line."""
     games = ListProperty([])
+    tools_hint = StringProperty("")
+    """The cue on the notice line, while no notice is shown, that the tools wait below the games ("More below,
+    under Any game: Dice tray, ..."); "" once their heading is in sight, on the Unfinished page, or with no tool."""
 
     def __init__(self, app: Shell, **kwargs: Any) -> None:
         load_kv(KV)
@@ -248,6 +251,12 @@ class HomeScreen(Screen):
             (self.ids.tools if entry.tool else self.ids.games).add_widget(choice)  # tools under "Any game"
         if not self.ids.tools.children:
             self.ids.any_game_heading.parent.remove_widget(self.ids.any_game_heading)
+        self._tools_words = escape_markup(presenter.tools_hint(presenter.game_entries()))
+        # whether the tools are in sight changes with the list's scrolling and size, and with the page shown
+        # (measured on the next frame, once the list is laid out)
+        self._hint_trigger = Clock.create_trigger(self._place_hint)
+        self.games_view.bind(scroll_y=self._hint_trigger, size=self._hint_trigger, pos=self._hint_trigger)
+        self.ids.tools.bind(pos=self._hint_trigger)
         defaults = (Player("Player 1", SEAT_COLOURS[0]), Player("Player 2", SEAT_COLOURS[1]))
         for player in self.app.last_players() or defaults:
             self.add_player(player.name, player.colour)
@@ -308,14 +317,34 @@ class HomeScreen(Screen):
     def clear_notice(self) -> None:
         self.notice = ""
 
+    def _place_hint(self, *_: Any) -> None:
+        """The tools' cue shows while the "Any game" heading is not wholly in sight in the games list."""
+        heading = self.ids.get("any_game_heading")
+        if not self._tools_words or heading is None or heading.parent is None or self.tab != "games":
+            self.tools_hint = ""
+            return
+        view = self.games_view
+        bottom = view.to_window(view.x, view.y)[1]
+        below = heading.to_window(heading.x, heading.y)[1] < bottom - 1  # a pixel of rounding
+        self.tools_hint = self._tools_words if below else ""
+
+    def show_tools(self) -> None:
+        """The games list scrolled to its end: the "Any game" heading and the tools under it."""
+        if self.tab != "games":
+            self.show_tab("games")
+        self.games_view.scroll_y = 0
+
     def read_notice(self) -> NamesPopup | None:
-        """A tap on the notice line puts it away; one too long for its two lines is shown whole first.
+        """A tap on the notice line puts it away; one too long for its two lines is shown whole first. With no
+        notice, a tap on the tools' cue shows the tools.
 
         The colour sentence is put away for those colours: a table that chose them on purpose is not told
         again (another pair of colours alike is said).
         """
         text = self.shown_notice
         if not text:
+            if self.tools_hint:
+                self.show_tools()
             return None
         if text == self.colour_problem:
             self._colours_read |= presenter.colour_pairs(self._seat_colours())
@@ -439,6 +468,7 @@ class HomeScreen(Screen):
         area.add_widget(self.games_view if tab == "games" else self.unfinished_view)
         self.ids.games_tab.state = "down" if tab == "games" else "normal"
         self.ids.unfinished_tab.state = "normal" if tab == "games" else "down"
+        self._hint_trigger()  # once the page shown is laid out
 
     def start(self, game: str, settings: dict[str, object] | None = None) -> None:
         self._check_names()
