@@ -73,3 +73,18 @@ def test_over_exactly_when_there_is_an_outcome_and_a_leaver_never_wins(name: str
             continue
         gone |= {e.player for e in session.events if isinstance(e, PlayerLeft)}
         check_end(session, gone)
+
+
+@pytest.mark.parametrize("name", sorted(names()))
+def test_a_game_everyone_leaves_is_over(name: str) -> None:
+    """Found by the walk above (a one-player dice tray left by its player stayed in play with nobody to end it):
+    whoever leaves, one after another, the game ends at the latest when nobody is left."""
+    rules = game(name)
+    players = NAMES[: max(rules.min_players, 2)]
+    session = Session.start(Store.in_memory(), name, Options.for_names(*players), dice=RandomDice.seeded(1))
+    for player in players:
+        if session.outcome is not None:
+            break
+        session.act(Leave(player))
+    assert session.outcome is not None, "nobody left to end it"
+    check_end(session, set(players) - set(session.players_in))

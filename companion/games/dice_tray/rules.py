@@ -325,11 +325,13 @@ def left(state: TrayState, player: str) -> TrayState:
 
 
 def outcome(state: TrayState) -> Outcome | None:
-    """Once the dice are put away: nobody won (a tie, as the store counts it), and how many rolls there were."""
-    if not state.put_away:
+    """Once the dice are put away, or everyone has left (nobody is there to roll or put them away, as a score pad
+    ends then): nobody won (a tie, as the store counts it), and how many rolls there were."""
+    if not state.put_away and players_in(state):
         return None
     rolls = "1 roll" if state.rolls == 1 else f"{state.rolls} rolls"
-    return Outcome((), PUT_AWAY, f"The dice were put away after {rolls}.", Termination.TIE)
+    why = "The dice were put away" if state.put_away else "Everyone left; the dice were put away"
+    return Outcome((), PUT_AWAY, f"{why} after {rolls}.", Termination.TIE)
 
 
 def current_player(state: TrayState) -> str | None:

@@ -199,12 +199,14 @@ def left(state: ChooserState, player: str) -> ChooserState:
 
 
 def outcome(state: ChooserState) -> Outcome | None:
-    """Once put away: nobody won (a tie, as the store counts it), and how many choices were made."""
-    if not state.put_away:
+    """Once put away, or everyone has left (nobody is there to put it away, as a score pad ends then): nobody won
+    (a tie, as the store counts it), and how many choices were made."""
+    if not state.put_away and players_in(state):
         return None
     count = len(state.rounds)
     made = "1 choice" if count == 1 else f"{count} choices"
-    return Outcome((), PUT_AWAY, f"The chooser was put away after {made}.", Termination.TIE)
+    why = "The chooser was put away" if state.put_away else "Everyone left; the chooser was put away"
+    return Outcome((), PUT_AWAY, f"{why} after {made}.", Termination.TIE)
 
 
 def current_player(state: ChooserState) -> str | None:
