@@ -1,7 +1,8 @@
 """`make bench`: start-up and memory against bare Kivy, the log's append and replay, then each bench_*.py.
 
 Every figure is printed beside a baseline measured in the same run (these
-machines are shared and noisy), and as a ratio to it.
+machines are shared and noisy), and as a ratio to it. Each bench_*.py runs in
+an interpreter of its own; ``python -m bench bench_record`` runs just that one.
 """
 
 from __future__ import annotations
@@ -215,17 +216,27 @@ def log(replayed: int = 10_000) -> list[str]:
     ]
 
 
+def section(name: str) -> None:
+    """Print one bench_*.py's lines, measured in this process."""
+    module = importlib.import_module(f"bench.{name}")
+    for text in module.run():
+        print(text, flush=True)
+
+
 def main() -> None:
     print("Tabletop Companion benchmarks (ours vs a baseline from the same run)\n")
-    for section in (startup, log):
-        for text in section():
+    for measure in (startup, log):
+        for text in measure():
             print(text, flush=True)
     for path in sorted(HERE.glob("bench_*.py")):
-        module = importlib.import_module(f"bench.{path.stem}")
-        print(f"\n[{path.stem.removeprefix('bench_')}]")
-        for text in module.run():
-            print(text, flush=True)
+        print(f"\n[{path.stem.removeprefix('bench_')}]", flush=True)
+        # Each in a fresh interpreter: the objects an earlier section left behind made Python's collections in
+        # a later one longer (the story of a long game measured 2.7x its bare fold after the others, 1.2x alone).
+        subprocess.run([sys.executable, "-m", "bench", path.stem], check=True)
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) > 1:
+        section(sys.argv[1])
+    else:
+        main()

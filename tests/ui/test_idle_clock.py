@@ -5,8 +5,9 @@ Redraw only what changed; the clock label ticks once a second without re-layout.
 (`make bench` measures the CPU; these tests check the structure that keeps it low, counting draws and
 layouts, never timing them.)
 
-All of a game screen but the clock draws into one buffer (`ui.widgets.layer.StillLayer`), drawn again
-only when something in it changes; a tick draws the window from that buffer and the clock's label.
+All of a game screen but the clock and the banner draws into two buffers (`ui.widgets.layer.StillLayer`), the
+top bar's and the board's, each drawn again only when something in it changes; a tick draws the window from
+those buffers and the clock's label.
 """
 
 from __future__ import annotations
@@ -180,6 +181,32 @@ def test_a_move_draws_the_still_layer_again_and_touches_land_where_they_show(ui:
     assert any(isinstance(view, GameMenu) for view in ui.window.children)
 
 
+@pytest.mark.parametrize("button", ["menu_button", "undo_button"])
+def test_a_finger_on_the_top_bar_draws_the_bar_again_and_not_the_board(ui: Any, button: str) -> None:
+    """Issue 26: "Every tap answered quickly ... the Menu": a finger on a top-bar button changes that button's
+    look, and only the top bar's buffer is drawn again for it, not the whole board's (under software GL the
+    board's buffer alone cost the Menu tap 25-50 ms)."""
+    from kivy.tests.common import UnitTestTouch
+
+    screen, _clock = _game(ui, "quin")
+    screen.ids.undo_button.disabled = False  # a look of its own to change under the finger
+    settle(ui, screen)  # the board's scroll bars have faded out
+    bar, board = screen.ids.bar_layer, screen.ids.still
+    bar_before, board_before = bar.renders, board.renders
+    target = screen.ids[button]
+    touch = UnitTestTouch(*target.to_window(*target.center))
+    touch.touch_down()
+    ui.frames(2)
+    assert target.state == "down"
+    assert bar.renders > bar_before, "the pressed button is drawn"
+    assert board.renders == board_before, "the board is not drawn again for a finger on the bar"
+    touch.touch_up()  # a release outside the bar's own action (Undo's undoes nothing: no move yet)
+    ui.frames(2)
+    if button == "menu_button":
+        ui.settle()
+        assert board.renders == board_before, "the Menu opens over the board without drawing it again"
+
+
 def test_the_still_layer_shows_exactly_what_it_drew(ui: Any) -> None:
     """Issue 14: a cached layer must not change the picture: its buffer is opaque everywhere (Kivy adds
     alpha), so the window shows its pixels exactly; everywhere but the clock, the window and the buffer
@@ -190,25 +217,27 @@ def test_the_still_layer_shows_exactly_what_it_drew(ui: Any) -> None:
     clock.advance(75)
     screen._tick()
     shot = ui.screenshot("idle-quin-still-layer.png")
-    layer = screen.ids.still
-    width, height = layer.fbo.size
-    assert (width, height) == (800, 480)
-    buffer = layer.fbo.pixels
-    assert set(buffer[3::4]) == {255}
-
+    bar, board = screen.ids.bar_layer, screen.ids.still
+    assert (bar.fbo.size[0], bar.fbo.size[1] + board.fbo.size[1]) == (800, 480), "together they fill the window"
     window = CoreImage(str(shot), keep_data=True)
     label = ui.find(screen, "clock_label")
     x0, y0 = (int(v) for v in label.pos)
     x1, y1 = x0 + int(label.width) + 1, y0 + int(label.height) + 1
     differ = []
-    for y in range(0, height, 7):
-        for x in range(0, width, 7):
-            if x0 <= x <= x1 and y0 <= y <= y1:
-                continue
-            at = (y * width + x) * 4
-            seen = window.read_pixel(x, height - 1 - y)  # read_pixel counts rows from the top
-            if tuple(round(c * 255) for c in seen[:3]) != tuple(buffer[at : at + 3]):
-                differ.append((x, y))
+    for layer in (bar, board):
+        width, height = layer.fbo.size
+        buffer = layer.fbo.pixels
+        assert set(buffer[3::4]) == {255}
+        left, bottom = int(layer.x), int(layer.y)
+        for y in range(0, height, 7):
+            for x in range(0, width, 7):
+                wx, wy = left + x, bottom + y  # the window's pixel this buffer's pixel is shown at
+                if x0 <= wx <= x1 and y0 <= wy <= y1:
+                    continue
+                at = (y * width + x) * 4
+                seen = window.read_pixel(wx, 480 - 1 - wy)  # read_pixel counts rows from the top
+                if tuple(round(c * 255) for c in seen[:3]) != tuple(buffer[at : at + 3]):
+                    differ.append((wx, wy))
     assert differ == []
 
 

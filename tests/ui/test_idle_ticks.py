@@ -5,9 +5,10 @@ redraw of the 800×480 window is drawn by the CPU ... Goals: game screens ≤ 1.
 (with or without unfinished games) ≤ 1.0× the idle bare app." (`make bench` measures the CPU; these tests check
 the structure that keeps it low, counting what is drawn, never timing it.)
 
-A tick draws the window again: everything outside the still layer's buffer is drawn each time. So that outside
-holds the buffer's one picture and the clock's label, and nothing else that covers the window: Kivy's stencil
-around the screens (for sliding transitions, which ours never use) cost two more passes over the whole window.
+A tick draws the window again: everything outside the still layers' buffers is drawn each time. So that outside
+holds the two buffers' pictures (the top bar's and the board's) and the clock's label, and nothing else that
+covers the window: Kivy's stencil around the screens (for sliding transitions, which ours never use) cost two
+more passes over the whole window.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def _game(ui: Any, game: str) -> tuple[Any, ManualClock]:
 @pytest.mark.parametrize("game", GAMES)
 def test_a_tick_draws_the_still_picture_and_the_clock_and_nothing_else_over_the_window(ui: Any, game: str) -> None:
     """Issue 26: "game screens ≤ 1.2× the ticking bare app (a bare Kivy app whose label ticks once a second)":
-    what the window draws at a tick is the still layer's one picture and the clock's label; no stencil
+    what the window draws at a tick is the still layers' two pictures and the clock's label; no stencil
     passes over the whole window (Kivy's ScreenManager clips its screens for sliding transitions, and ours
     never slide)."""
     from kivy.graphics import Rectangle, StencilPop, StencilPush, StencilUnUse, StencilUse
@@ -54,8 +55,9 @@ def test_a_tick_draws_the_still_picture_and_the_clock_and_nothing_else_over_the_
     stencils = [i for i in drawn if isinstance(i, StencilPush | StencilUse | StencilUnUse | StencilPop)]
     assert stencils == []
     pictures = [i for i in drawn if isinstance(i, Rectangle)]
-    layer, label = screen.ids.still, ui.find(screen, "clock_label")
-    assert [p.texture for p in pictures] == [layer.fbo.texture, label.texture], [tuple(p.size) for p in pictures]
+    bar, board, label = screen.ids.bar_layer, screen.ids.still, ui.find(screen, "clock_label")
+    shown = [bar.fbo.texture, board.fbo.texture, label.texture]
+    assert [p.texture for p in pictures] == shown, [tuple(p.size) for p in pictures]
     assert label.text == "0:07"
 
 

@@ -18,9 +18,12 @@ The game clock costs an idle screen as little as it can (issue 14): it is
 woken just after the shown second changes, never while paused, and its
 slot in the top bar keeps one width per pattern of digits ("8:88"), so a
 tick never lays the top bar out again. Everything else on the screen draws
-into one buffer (`ui.widgets.layer.StillLayer`) that is drawn again only
-when something in it changes; the clock's label draws over it, so a tick
-costs the window one texture and one label, however big the board.
+into two buffers (`ui.widgets.layer.StillLayer`), the top bar's and the
+board's, each drawn again only when something in it changes; the clock's
+label draws over them, so a tick costs the window two textures and one
+label, however big the board. A finger on Menu draws the bar's buffer again,
+not the board's (issue 26). The banner draws over both, and only while it
+says something: hidden, it is out of the screen.
 """
 
 from __future__ import annotations
@@ -126,6 +129,11 @@ class GameScreen(Screen):
         turn = self.ids.get("turn_label")
         if turn is not None:  # a screen with rules of its own may have no top bar of ours
             fit_text(turn, TURN_FONTS, room=0)
+        banner = self.ids.get("banner")
+        # Held here: while hidden it is out of the screen, and ids hold only weak references.
+        self._banner_widget: Widget | None = banner.__self__ if banner is not None else None
+        self.fbind("banner", self._show_banner)
+        self._show_banner()
         self.session = session
         self.title = session.game.title
         body = self.build_body()
@@ -208,6 +216,16 @@ class GameScreen(Screen):
             self._banner_timer = None
         if text and not error and not self._closed:  # a closed screen (a replay's) is drawn, never waited on
             self._banner_timer = Clock.schedule_once(lambda _dt: self._plain_gone(text), PLAIN_SECONDS)
+
+    def _show_banner(self, *_: Any) -> None:
+        # Hidden, the banner would still be drawn (invisibly) over the window at every clock tick: out it goes.
+        banner = self._banner_widget
+        if banner is None:
+            return
+        if self.banner and banner.parent is None:
+            self.add_widget(banner, index=1)  # under the clock's label, over the two buffers
+        elif not self.banner and banner.parent is self:
+            self.remove_widget(banner)
 
     def _plain_gone(self, text: str) -> None:
         self._banner_timer = None

@@ -204,7 +204,7 @@ def _drop_top_bar(screen: GameShown) -> tuple[Widget, ...]:
     name them by weak reference (the banner's place is the top bar's).
     """
     taken: list[Widget] = []
-    bar = screen.ids.menu_button.parent  # the top bar is the Menu button's row
+    bar = screen.ids.bar_layer.__self__  # the top bar's own buffer, the bar in it (ids hold weak proxies)
     clock = screen.ids.get("clock_label")
     clock = clock.__self__ if clock is not None else None  # ids hold weak proxies: compare the widget itself
     for widget in (bar, clock):

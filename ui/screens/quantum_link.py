@@ -192,7 +192,9 @@ class HexBoard(Widget):
             self._place()  # a move: shown at once
 
     def _place(self, *_args: Any) -> None:
-        if self._shown is None:
+        # No room yet: the layout is still working down from the screen (it gives the board its room within
+        # the same frame, through a size or two of nothing, each of which would paint all 61 hexes).
+        if self._shown is None or self.width <= 0 or self.height <= 0:
             return
         rows = 2 * self.radius + 1
         # Pointy-top hexes: the board is rows*sqrt3*s wide and (1.5*(rows-1)+2)*s high.
