@@ -179,3 +179,18 @@ def test_a_tool_put_away_says_how_it_ended_not_a_tie() -> None:
     put_away = {"winners": [], "reason": "put away", "detail": "The dice were put away after 3 rolls."}
     assert result_words(put_away, ["Ann"], tool=True) == "The dice were put away after 3 rolls."
     assert result_words({"winners": [], "reason": "tie"}, ["Ann", "Bo"]) == "a tie"
+
+
+def test_home_offers_each_game_for_the_seats_home_has() -> None:
+    """Issue 27: the tools take up to 8-10 players through `companion play`, but home seats up to 5 (its seat
+    colours): home's list says what a table can start from it ("1–5 players"), never "1–8 players"."""
+    from companion import games
+    from ui.presenters import home as presenter
+
+    for entry in presenter.game_entries():
+        facts = games.facts(entry.game)
+        low, high = facts.min_players, min(facts.max_players, presenter.MAX_SEATS)
+        assert entry.seats == presenter.seats_text(low, high), entry.game
+        assert low <= high <= presenter.MAX_SEATS
+    seats = {entry.game: entry.seats for entry in presenter.game_entries()}
+    assert seats["score-pad"] == "1–5 players" and seats["quin"] == "2 players"

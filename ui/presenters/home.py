@@ -49,7 +49,9 @@ def game_entries() -> list[GameEntry]:
     entries = []
     for name in names():
         facts = games.facts(name)
-        seats = seats_text(facts.min_players, facts.max_players)
+        # What home can seat: a tool takes more through `companion play` (up to 10), but home has a seat colour
+        # each for MAX_SEATS players, and "1–8 players" beside a table that stops at 5 would mislead.
+        seats = seats_text(facts.min_players, min(facts.max_players, MAX_SEATS))
         entries.append(GameEntry(name, facts.title, seats, facts.variant, facts.tool))
     return entries
 
