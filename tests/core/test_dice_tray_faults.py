@@ -5,11 +5,6 @@ rolling a die, and an undone roll still comes back on the next roll ("undo never
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,8 +12,7 @@ import pytest
 from companion.dice import RandomDice
 from companion.session import Session
 from companion.store import Store
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.pulled_plug import acknowledged_then_killed
 
 CHILD = r"""
 import json, sys
@@ -54,15 +48,7 @@ class NoDice:
 @pytest.mark.parametrize("kill_after", [25, 60, 101])
 def test_sigkill_mid_roll_loses_no_acknowledged_move_and_resumes_exactly(tmp_path: Path, kill_after: int) -> None:
     path = tmp_path / "games.db"
-    child = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(path)], cwd=ROOT, text=True, stdout=subprocess.PIPE, env=os.environ.copy()
-    )
-    assert child.stdout is not None
-    assert child.stdout.readline().strip() == "ready"
-    acknowledged = [json.loads(child.stdout.readline()) for _ in range(kill_after)]
-    child.send_signal(signal.SIGKILL)
-    child.wait(timeout=30)
-    last = acknowledged[-1]
+    last = acknowledged_then_killed(CHILD, path, kill_after)[-1]
     with Store.open(path) as store:
         session = Session.resume(store, dice=NoDice())
         assert session is not None and session.game.name == "dice-tray"

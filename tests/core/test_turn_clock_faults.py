@@ -7,19 +7,13 @@ next tap is never refused as going back in time)."""
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from companion.session import Session
 from companion.store import Store
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.pulled_plug import acknowledged_then_killed
 
 CHILD = r"""
 import json, sys
@@ -53,15 +47,7 @@ def _times(session: Session) -> list[list[object]]:
 @pytest.mark.parametrize("kill_after", [20, 75])
 def test_sigkill_mid_game_loses_no_acknowledged_turn_and_the_clock_goes_on(tmp_path: Path, kill_after: int) -> None:
     path = tmp_path / "games.db"
-    child = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(path)], cwd=ROOT, text=True, stdout=subprocess.PIPE, env=os.environ.copy()
-    )
-    assert child.stdout is not None
-    assert child.stdout.readline().strip() == "ready"
-    acknowledged = [json.loads(child.stdout.readline()) for _ in range(kill_after)]
-    child.send_signal(signal.SIGKILL)
-    child.wait(timeout=30)
-    last = acknowledged[-1]
+    last = acknowledged_then_killed(CHILD, path, kill_after)[-1]
     with Store.open(path) as store:
         assert store.notice is None
         session = Session.resume(store)
