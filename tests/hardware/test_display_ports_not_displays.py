@@ -58,8 +58,9 @@ def test_waiting_for_a_screen_to_be_written_ends_on_a_closed_link_or_a_timeout()
         link = DisplayLink.open(display.path)
         try:
             assert display.core.wait_for(lambda core: core.received)  # its opening question was written
-            # and counted: the display may read it before the writer's count goes up (a race seen under coverage)
-            assert link.wait_written(1, 5.0)
+            # and counted: the display may read it before the writer's count goes up (a race seen under coverage).
+            # `open` writes two things: a lone delimiter (ending any half frame) and the question.
+            assert link.wait_written(2, 5.0)
             before = link.written
             link.show(p.encode_frame(p.SCREEN, p.pack_screen(["Ann", "Your turn"])))
             assert link.wait_written(before + 1, 5.0)

@@ -91,10 +91,20 @@ class RunningApp:
         from kivy.clock import Clock
 
         target = Clock.frames + count
+        reached = self.loop.create_future()
+
+        def count_frame(_dt: float) -> bool:
+            # Called by Kivy's clock once a frame (a wake-up of the test's own would cost CPU while it waits).
+            if Clock.frames >= target and not reached.done():
+                reached.set_result(None)
+            return not reached.done()
 
         async def done() -> None:
-            while Clock.frames < target and not self.main.done():
-                await asyncio.sleep(0.001)
+            event = Clock.schedule_interval(count_frame, 0)
+            try:
+                await asyncio.wait({reached, self.main}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                event.cancel()
 
         self.loop.run_until_complete(done())
         if self.errors:
@@ -165,6 +175,9 @@ class Ui:
     def resize(self, width: int, height: int) -> None:
         from kivy.graphics.opengl import GL_VIEWPORT, glGetIntegerv
 
+        if tuple(self.window.size) == (width, height) and tuple(glGetIntegerv(GL_VIEWPORT))[2:] == (width, height):
+            self.frames(2)  # already that size and drawn at it (the most common case, each test's start)
+            return
         self.window.size = (width, height)
         self.wait(0.5)  # Xvfb needs a moment before a grown window draws cleanly
         # On a loaded machine the window's resize can arrive later still: a screenshot taken before GL draws
