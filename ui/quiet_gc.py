@@ -39,7 +39,8 @@ table (Python's own default is 10)."""
 NEVER = 1_000_000
 """Python's own threshold for a full collection: in effect, never."""
 
-_state = {"touched": 0.0, "drawn": True, "frozen": False, "started": False}
+_state = {"touched": 0.0, "touched_frame": 0, "drawn": True, "frozen": False, "started": False}
+_window: list[Any] = []  # Kivy's window, once started: whether it still owes a frame
 
 
 def start() -> None:
@@ -52,6 +53,7 @@ def start() -> None:
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, NEVER)
     _state["drawn"] = False  # nor before the first frame: start-up is a tap's answer too
+    _window.append(Window)
     Window.bind(on_motion=_touched, on_flip=_drawn)
     Clock.schedule_interval(_check, CHECK_SECONDS)
 
@@ -62,6 +64,7 @@ def _check(_dt: float) -> None:
 
 def _touched(*_args: Any) -> None:
     _state["touched"] = time.monotonic()  # returns None: the touch goes on to the widgets
+    _state["touched_frame"] = Clock.frames
     _state["drawn"] = False
 
 
@@ -78,10 +81,19 @@ def collect_if_quiet(now: float | None = None) -> bool:
     since = now - float(_state["touched"])
     if since < ANSWER_SECONDS or (pending < MOST_PENDING and since < QUIET_SECONDS):
         return False
-    if not _state["drawn"]:
+    if not _answered():
         return False  # a tap that took longer than ANSWER_SECONDS: its answer is not on the screen yet
     gc.collect()
     if not _state["frozen"]:
         _state["frozen"] = True
         gc.freeze()
     return True
+
+
+def _answered() -> bool:
+    """Whether the last touch's answer is on the screen: a frame drawn since, or frames gone by with nothing to
+    draw (a touch on nothing changes nothing: waiting for a draw then would put off every full collection)."""
+    if _state["drawn"]:
+        return True
+    frame_since = Clock.frames > int(_state["touched_frame"])
+    return frame_since and bool(_window) and not _window[0].canvas.needs_redraw
