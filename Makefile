@@ -33,7 +33,7 @@ setup: system-deps $(RUN_STAMP)
 test: system-deps test-deps $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict companion ui hardware
-	$(BIN)/python -m pytest -n 2 --dist loadfile
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
@@ -53,7 +53,7 @@ TESTS ?=
 coverage: export COVERAGE_FILE = $(abspath build/coverage/data/.coverage)
 coverage: system-deps test-deps $(DEV_STAMP)
 	rm -rf build/coverage
-	@$(BIN)/python -m pytest -n 2 --dist loadfile --cov --cov-report= $(TESTS); status=$$?; \
+	@$(BIN)/python -m pytest -n 2 --dist loadgroup --cov --cov-report= $(TESTS); status=$$?; \
 	{ $(BIN)/coverage combine --quiet --append 2>/dev/null || true; } && \
 	$(BIN)/coverage report && \
 	$(BIN)/coverage html --quiet && \
@@ -66,7 +66,7 @@ coverage: system-deps test-deps $(DEV_STAMP)
 # bench/README.md show are copied from there into docs/screenshots/ (only those), so that a test run
 # never changes tracked files. Each page names them relative to itself, hence the basename.
 screenshots: system-deps test-deps $(DEV_STAMP)
-	$(BIN)/python -m pytest -n 2 --dist loadfile -q tests/ui tests/hardware/test_firmware.py
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q tests/ui tests/hardware/test_firmware.py
 	@for f in $$(grep -oh 'screenshots/[A-Za-z0-9_.-]*\.png' README.md bench/README.md $$(find docs -name '*.md') \
 	  | xargs -n 1 basename | sort -u); do \
 	  cp build/screenshots/$$f docs/screenshots/$$f && echo "updated docs/screenshots/$$f"; done

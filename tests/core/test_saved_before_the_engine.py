@@ -20,6 +20,9 @@ from companion.session import Session
 from companion.store import Store
 from tests.core.data.make_saved_before_the_engine import GOLDEN, play
 
+# Its module fixture is made once: its tests stay on one worker (`make test` runs --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("test_saved_before_the_engine")
+
 SAVED = Path(__file__).parent / "data" / "saved-before-the-engine.db.gz"
 # The golden scripts as they were at that commit: the file holds these, and scripts added since have no old save.
 SAVED_SCRIPTS = [

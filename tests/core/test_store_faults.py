@@ -38,6 +38,9 @@ from tests.support import fault_corpus
 from tests.support.fault_corpus import DB, NAMED, WAL, Corpus, Flip
 from tests.support.golden import FOLDER, read
 
+# Its module fixture is made once: its tests stay on one worker (`make test` runs --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("test_store_faults")
+
 FAILURES = ("silent", "traceback", "check failed", "not saved")
 PAGE_ONE = 400  # in the closed file's first page: its header and the schema
 REST = 300  # in the rest of the closed file; the pulled-plug corpus adds its own 310 (`fault_corpus.flips`)

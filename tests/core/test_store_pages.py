@@ -15,6 +15,9 @@ import pytest
 
 from companion.store.pages import Record, check_wal, checkpointed, records
 
+# Its module fixture is made once: its tests stay on one worker (`make test` runs --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("test_store_pages")
+
 BIG = 10_000  # characters: several overflow pages at the default page size
 
 Row = tuple[Any, ...]

@@ -17,6 +17,9 @@ from companion.store import NotSaved, Store, check
 from tests.support import fault_corpus
 from tests.support.fault_corpus import DB, Corpus
 
+# Its module fixture is made once: its tests stay on one worker (`make test` runs --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("test_store_schema")
+
 
 @pytest.fixture(scope="module")
 def closed(tmp_path_factory: pytest.TempPathFactory) -> Corpus:

@@ -28,6 +28,9 @@ import pytest
 
 from hardware.phones.server import PER_ADDRESS, TOTAL
 
+# Its module fixture is made once: its tests stay on one worker (`make test` runs --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("test_phone_siege")
+
 ROOT = Path(__file__).resolve().parents[2]
 HEADER_TIMEOUT = 1.5  # seconds, shorter than the app's 5 so the test stays quick
 ATTACKERS = [f"127.0.0.{n}" for n in range(10, 30)]

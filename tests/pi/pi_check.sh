@@ -206,7 +206,7 @@ done_step
 
 step "4. the tests (dev tools via make; no Chromium, firmware or window)"
 as_pi "cd $CLONE && make .venv/.installed-dev"
-as_pi "cd $CLONE && .venv/bin/python -m pytest -p no:cacheprovider -q -n 2 --dist loadfile -m '$TEST_FILTER' \
+as_pi "cd $CLONE && .venv/bin/python -m pytest -p no:cacheprovider -q -n 2 --dist loadgroup -m '$TEST_FILTER' \
     ${TESTS[*]} 2>&1 | tail -25; exit \${PIPESTATUS[0]}"
 done_step
 

@@ -18,6 +18,9 @@ from tests.support import fault_corpus
 from tests.support.fault_corpus import Corpus
 from ui import cli
 
+# Its module fixture is made once: its tests stay on one worker (`make test` runs --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("test_cli_careful")
+
 ROOT = Path(__file__).resolve().parents[2]
 DEADLINE = 120
 

@@ -32,6 +32,9 @@ from companion.store import check
 from tests.support import fault_corpus
 from tests.support.fault_corpus import NAMED, Corpus, Flip
 
+# Its module fixture is made once: its tests stay on one worker (`make test` runs --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("test_damaged_files")
+
 ROOT = Path(__file__).resolve().parents[2]
 OTHERS = 20
 AT_ONCE = 4

@@ -35,6 +35,9 @@ from tests.support.browser import (
 )
 from tests.support.phone_app import ANN, BO, PhoneApp, pull_the_plug, start_elsewhere
 
+# Its module fixture is made once: its tests stay on one worker (`make test` runs --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("test_phone_browser")
+
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "build" / "screenshots"
 LOST = "Connection lost: trying again…"

@@ -31,6 +31,9 @@ from pathlib import Path
 
 import pytest
 
+# Its module fixture is made once: its tests stay on one worker (`make test` runs --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("test_start_weather")
+
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "build" / "screenshots"
 DEADLINE = 60.0  # seconds for anything to happen: a slow machine, never a measurement
