@@ -64,9 +64,10 @@ coverage: system-deps test-deps $(DEV_STAMP)
 
 # The UI tests take their screenshots into build/screenshots/; the pictures the README, docs/ and
 # bench/README.md show are copied from there into docs/screenshots/ (only those), so that a test run
-# never changes tracked files. Each page names them relative to itself, hence the basename.
+# never changes tracked files. Each page names them relative to itself, hence the basename. The pictures keep
+# Kivy's own multisampling (the tests draw without it, for speed: tests/ui/conftest.py).
 screenshots: system-deps test-deps $(DEV_STAMP)
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -q tests/ui tests/hardware/test_firmware.py
+	COMPANION_TEST_MULTISAMPLES=2 $(BIN)/python -m pytest -n 2 --dist loadgroup -q tests/ui tests/hardware/test_firmware.py
 	@for f in $$(grep -oh 'screenshots/[A-Za-z0-9_.-]*\.png' README.md bench/README.md $$(find docs -name '*.md') \
 	  | xargs -n 1 basename | sort -u); do \
 	  cp build/screenshots/$$f docs/screenshots/$$f && echo "updated docs/screenshots/$$f"; done

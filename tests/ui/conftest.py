@@ -303,6 +303,10 @@ def kivy_app(xvfb: str) -> Iterator[RunningApp]:
 
     for option, _ in Config.items("input"):  # as Kivy's fixture does: no input device but the tests' touches
         Config.remove_option("input", option)
+    # Without multisampling each frame costs about a quarter less under software GL, most of the suite's time
+    # (only the edges of round shapes differ). `make screenshots` keeps Kivy's own 2 for the pictures the
+    # README and docs show; the app itself, and every app `make bench` and the start-up tests run, keep it too.
+    Config.set("graphics", "multisamples", os.environ.get("COMPANION_TEST_MULTISAMPLES", "0"))
     from ui.app import CompanionApp
     from ui.table import Table
 
