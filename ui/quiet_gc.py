@@ -9,7 +9,7 @@ own full collections are off; one is done instead when nobody has touched
 the screen for `QUIET_SECONDS` (or, on a busy table that never pauses, after
 `MOST_PENDING` younger collections, as Python would, later; but never in
 the `ANSWER_SECONDS` after a touch, nor before a frame has been drawn since it,
-while its answer is made and drawn). The first one
+while its answer is made and drawn; a touch that changed nothing has nothing to draw). The first one
 freezes what survives it (`gc.freeze`): what start-up made lives as long as
 the app, and later collections no longer look through it. The younger
 generations are collected as before: they are quick.

@@ -47,6 +47,33 @@ def test_full_collections_wait_for_a_moment_nobody_touches_the_screen(ui: Any) -
     assert quiet_gc.collect_if_quiet(touched + quiet_gc.ANSWER_SECONDS), "a busy table is collected all the same"
 
 
+def test_a_touch_that_changes_nothing_does_not_put_off_full_collections(ui: Any) -> None:
+    """Issue 26: full collections wait until "a frame shows the tap's answer". A touch on nothing answers with
+    nothing to draw: once frames have gone by with nothing owed, the quiet moment is used all the same (it waited
+    for a draw that never came, and on a still home screen put off every full collection for good)."""
+    from kivy.tests.common import UnitTestTouch
+
+    from ui import quiet_gc
+
+    home = ui.screen
+    home.clear_notice()
+    assert ui.wait_until(lambda: not ui.window.canvas.needs_redraw, timeout=10.0)
+    draws = [0]
+    uid = ui.window.fbind("on_flip", lambda *_: draws.__setitem__(0, draws[0] + 1))
+    try:
+        touch = UnitTestTouch(5, 5)  # home's corner: nothing there changes under a finger
+        touch.touch_down()
+        touch.touch_up()
+        touched = time.monotonic()
+        gc.collect(1)
+        gc.collect(1)  # a full collection is due
+        ui.frames(3)
+    finally:
+        ui.window.unbind_uid("on_flip", uid)
+    assert draws[0] == 0 and not ui.window.canvas.needs_redraw, "the touch had nothing to draw"
+    assert quiet_gc.collect_if_quiet(touched + quiet_gc.QUIET_SECONDS + 0.1)
+
+
 def _touch_now(widget: Any) -> None:
     """A quick tap, down and up at once: the finger is gone before any frame."""
     from kivy.tests.common import UnitTestTouch
