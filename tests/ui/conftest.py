@@ -261,6 +261,23 @@ class Ui:
         while time.monotonic() < end:
             self.frames(1)
 
+    def draws(self, frames: int) -> int:
+        """How many times the window is drawn over the next `frames` frames."""
+        count = [0]
+        uid = self.window.fbind("on_flip", lambda *_: count.__setitem__(0, count[0] + 1))
+        try:
+            self.frames(frames)
+        finally:
+            self.window.unbind_uid("on_flip", uid)
+        return count[0]
+
+    def wait_still(self, timeout: float = 10.0) -> bool:
+        """Run frames until ten in a row draw nothing (a notice going, a ScrollView's bars fading: a fade draws
+        every frame until it is over; on a loaded machine it takes longer than its nominal time). A ScrollView's
+        bars begin to fade only after a pause: a second goes by first."""
+        self.wait(1.0)
+        return self.wait_until(lambda: self.draws(10) == 0, timeout)
+
     def wait_until(self, condition: Callable[[], Any], timeout: float = 5.0) -> bool:
         """Run frames until `condition` holds (work handed to the UI thread is done in them); whether it did."""
         return wait_until(condition, timeout, between=lambda: self.frames(1))

@@ -73,28 +73,10 @@ def test_screens_still_change_without_the_stencil(ui: Any) -> None:
     assert [c.name for c in manager.children] == ["home"]
 
 
-def _quiet(ui: Any, frames: int = 40) -> int:
-    """The window's draws over `frames` frames."""
-    draws = [0]
-
-    def drawn(*_: Any) -> None:
-        draws[0] += 1
-
-    uid = ui.window.fbind("on_flip", drawn)
-    try:
-        ui.frames(frames)
-    finally:
-        ui.window.unbind_uid("on_flip", uid)
-    return draws[0]
-
-
 def _settled_home(ui: Any) -> Any:
     home = ui.screen
     home.clear_notice()  # a notice goes by itself after NOTICE_SECONDS: a draw the table sees, then stillness
-    # A ScrollView's bars fade out after its content is laid out: on a loaded machine that takes longer than its
-    # nominal second, so wait for a still window (what is measured is that it stays still, not how soon).
-    ui.wait(1.0)
-    ui.wait_until(lambda: _quiet(ui, 10) == 0, timeout=10.0)
+    assert ui.wait_still()  # what is measured is that it stays still, not how soon it gets there
     return home
 
 
@@ -102,7 +84,7 @@ def test_home_draws_nothing_while_idle(ui: Any) -> None:
     """Issue 26: "home ... ≤ 1.0× the idle bare app": home sitting still draws the window not once."""
     home = _settled_home(ui)
     assert home.name == "home"
-    assert _quiet(ui) == 0
+    assert ui.draws(40) == 0
 
 
 def test_home_with_unfinished_games_draws_nothing_while_idle(ui: Any, tmp_path: Any) -> None:
@@ -119,8 +101,8 @@ def test_home_with_unfinished_games_draws_nothing_while_idle(ui: Any, tmp_path: 
     ui.reopen(Path(ui.store.path))
     home = _settled_home(ui)
     assert home.has_unfinished
-    assert _quiet(ui) == 0
+    assert ui.draws(40) == 0
     ui.tap(home.ids.unfinished_tab)
     assert len(home.unfinished_rows) == 3
     _settled_home(ui)
-    assert _quiet(ui) == 0
+    assert ui.draws(40) == 0
