@@ -139,11 +139,10 @@ def covered(widgets: Sequence[Any], rects: dict[int, Rect]) -> set[int]:
             continue
         box = rects[id(cover)]
         for widget in widgets[:n]:
-            if id(widget) in hidden or _related(widget, cover):
+            if id(widget) in hidden or not inside(rects[id(widget)], box) or _related(widget, cover):
                 continue
-            if inside(rects[id(widget)], box):
-                hidden.add(id(widget))
-                hidden.update(id(w) for w in widget.walk(restrict=True))
+            hidden.add(id(widget))
+            hidden.update(id(w) for w in widget.walk(restrict=True))
     return hidden
 
 
@@ -295,6 +294,9 @@ class Scene:
     widgets: list[Any] = field(default_factory=list)
     rects: dict[int, Rect] = field(default_factory=dict)
     ids: dict[int, str] = field(default_factory=dict)
+    _clips: dict[int, Rect] = field(default_factory=dict, repr=False)
+    _lineage: dict[int, frozenset[int]] = field(default_factory=dict, repr=False)
+    _tappables: list[Any] | None = field(default=None, repr=False)
 
     @classmethod
     def measure(cls, surface: str, state: str, roots: list[Any], window_size: tuple[float, float]) -> Scene:
@@ -322,7 +324,29 @@ class Scene:
 
     @property
     def tappables(self) -> list[Any]:
-        return [w for w in self.widgets if is_tappable(w) and not w.disabled]
+        if self._tappables is None:
+            self._tappables = [w for w in self.widgets if is_tappable(w) and not w.disabled]
+        return self._tappables
+
+    # The checks compare every pair of texts and tappables: what they ask of one widget again and again (where a
+    # StencilView cuts it, what holds it) is worked out once for the scene, which stays still while it is read.
+
+    def clip(self, widget: Any) -> Rect:
+        """`clip_rect` of `widget`."""
+        key = id(widget)
+        if key not in self._clips:
+            self._clips[key] = clip_rect(widget, self.window_size)
+        return self._clips[key]
+
+    def related(self, a: Any, b: Any) -> bool:
+        """One of them holds the other."""
+        return id(b) in self._holders(a) or id(a) in self._holders(b)
+
+    def _holders(self, widget: Any) -> frozenset[int]:
+        key = id(widget)
+        if key not in self._lineage:
+            self._lineage[key] = frozenset(id(parent) for parent in _ancestors(widget))
+        return self._lineage[key]
 
     @property
     def frame(self) -> Rect:
@@ -439,7 +463,7 @@ def text_findings(scene: Scene) -> list[Finding]:
         glyphs = text_box(label)
         in_scroller = any(isinstance(p, ScrollView) for p in _ancestors(label))
         if not in_scroller:
-            outer = intersect(clip_rect(label, scene.window_size), scene.frame)
+            outer = intersect(scene.clip(label), scene.frame)
             if not inside(glyphs, outer):
                 findings.append(
                     scene.finding("nothing cut", label, "text outside the visible area", _rect_words(glyphs, outer))
@@ -456,7 +480,7 @@ def text_findings(scene: Scene) -> list[Finding]:
                             _rect_words(glyphs, box),
                         )
                     )
-        texts.append((label, intersect(glyphs, clip_rect(label, scene.window_size))))
+        texts.append((label, intersect(glyphs, scene.clip(label))))
     findings.extend(_overlap_findings(scene, texts))
     return findings
 
@@ -465,11 +489,10 @@ def _overlap_findings(scene: Scene, texts: list[tuple[Any, Rect]]) -> list[Findi
     """Visible text over another visible text, or over (or under) a tappable that is not its own."""
     findings: list[Finding] = []
     order = {id(w): i for i, w in enumerate(scene.widgets)}
+    boxes = [(w, intersect(scene.rects[id(w)], scene.clip(w))) for w in scene.tappables]
     for i, (label, glyphs) in enumerate(texts):
         for other, other_glyphs in texts[i + 1 :]:
-            if _related(label, other):
-                continue
-            if overlaps(glyphs, other_glyphs):
+            if overlaps(glyphs, other_glyphs) and not scene.related(label, other):
                 findings.append(
                     scene.finding(
                         "nothing cut",
@@ -478,11 +501,10 @@ def _overlap_findings(scene: Scene, texts: list[tuple[Any, Rect]]) -> list[Findi
                         f"{_other(other)}; {_rect_words(glyphs, other_glyphs)}",
                     )
                 )
-        for widget in scene.tappables:
-            if widget is label or _related(label, widget):
+        for widget, box in boxes:
+            if widget is label or not overlaps(glyphs, box) or scene.related(label, widget):
                 continue
-            box = intersect(scene.rects[id(widget)], clip_rect(widget, scene.window_size))
-            if overlaps(glyphs, box) and _box_overlaps(widget, glyphs):
+            if _box_overlaps(widget, glyphs):
                 where = "under" if order[id(widget)] > order[id(label)] else "over"
                 findings.append(
                     scene.finding(
@@ -560,11 +582,18 @@ def _box_overlaps(widget: Any, box: Rect, slack: float = 2.0) -> bool:
     return _shapes_overlap(hex_corners(widget), corners, slack)
 
 
-def _hex_findings(scene: Scene, widget: Any, others: Sequence[Any], *, check_size: bool) -> list[Finding]:
-    """The hex grid's rule (see the module's docstring) for one hex against the hexes after it."""
+def _hex_findings(
+    scene: Scene,
+    widget: Any,
+    others: Sequence[Any],
+    shapes: dict[int, tuple[float, float, float]],
+    *,
+    check_size: bool,
+) -> list[Finding]:
+    """The hex grid's rule (see the module's docstring) for one hex against the hexes after it (`shapes`: each
+    hex's `hex_shape`)."""
     findings: list[Finding] = []
-    shape = hex_shape(widget)
-    assert shape is not None
+    shape = shapes[id(widget)]
     cx, cy, inner = shape
     if check_size and 2 * inner < TARGET - SLACK:
         findings.append(
@@ -573,7 +602,7 @@ def _hex_findings(scene: Scene, widget: Any, others: Sequence[Any], *, check_siz
             )
         )
     for other in others:
-        theirs = hex_shape(other)
+        theirs = shapes.get(id(other))
         if theirs is None:
             continue
         apart = math.hypot(theirs[0] - cx, theirs[1] - cy)
@@ -593,14 +622,15 @@ def target_findings(scene: Scene, *, check_size: bool = True) -> list[Finding]:
     """Big enough (at 800×480: `check_size`), apart from each other, none under or inside another."""
     findings: list[Finding] = []
     tappables = scene.tappables
-    boxes = {id(w): intersect(scene.rects[id(w)], clip_rect(w, scene.window_size)) for w in tappables}
+    boxes = {id(w): intersect(scene.rects[id(w)], scene.clip(w)) for w in tappables}
+    hexes = {id(w): shape for w in tappables if (shape := hex_shape(w)) is not None}
     for i, widget in enumerate(tappables):
-        if hex_shape(widget) is not None:
-            findings.extend(_hex_findings(scene, widget, tappables[i + 1 :], check_size=check_size))
+        if id(widget) in hexes:
+            findings.extend(_hex_findings(scene, widget, tappables[i + 1 :], hexes, check_size=check_size))
     for widget in tappables:
         if not check_size:
             break
-        if hex_shape(widget) is not None:
+        if id(widget) in hexes:
             continue  # checked by the hex grid's rule
         w, h = widget.size
         if w < TARGET - SLACK or h < TARGET - SLACK:
@@ -610,10 +640,10 @@ def target_findings(scene: Scene, *, check_size: bool = True) -> list[Finding]:
     for i, widget in enumerate(tappables):
         nearest: tuple[float, Any] | None = None
         for other in tappables[i + 1 :]:
-            if hex_shape(widget) is not None and hex_shape(other) is not None:
+            if id(widget) in hexes and id(other) in hexes:
                 continue  # two hexes of a board touch by design: checked by the hex grid's rule
             a, b = boxes[id(widget)], boxes[id(other)]
-            if _related(widget, other):
+            if scene.related(widget, other):
                 findings.append(scene.finding("targets", widget, "a tappable inside another tappable", _other(other)))
                 continue
             if overlaps(a, b, slack=0.5):
