@@ -8,7 +8,8 @@ place (the window's ``on_flip``), at 800×480 under Xvfb, through the same
 path as ``companion run``: every screen and popup a table opens (each game's
 start and resume, the Menu, the Game log from a game and from Past games,
 the replay, Quark's Create, Annihilate and Correct, the leave picker, the
-phones panel, Settings, the race).
+phones panel, Settings, the race), and a tap on a half-built Quinque formation
+that changes it (the whole formation is drawn again).
 
 The baseline, in the same process and just before each tap, over the same
 screen: a bare Kivy `Popup` of the size of what the tap opened (the whole
@@ -359,6 +360,9 @@ class Rounds:
                     _close_popups()
                 yield from self.menu_tap("Game log, from a game's Menu", "log_button", _on_window("LogView"))
                 _on_window("LogView")().close()
+            if game == "quinque":
+                screen.board.ids.scroller.scroll_to(_formation_tap(screen).widget(), padding=0, animate=False)
+                yield from self.measure(_formation_tap(screen))
             if game == "quin":
                 yield from self.measure(Tap("the Menu", screen.ids.menu_button, _on_window("GameMenu")))
                 _close_popups()
@@ -395,6 +399,24 @@ class Rounds:
 
             print(f"PROFILE of {name!r}:")
             pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(PROFILE_LINES)
+
+
+def _formation_tap(screen: Any) -> Tap:
+    """A tap on Quinque's half-built formation that changes it: the first skydiver whose tap is a move (it is
+    marked, or its tile added), else the first whose tap chooses its tile to move. Done when the whole formation
+    has been drawn again."""
+    before = screen.shown
+
+    def spot() -> Any:
+        taps = {key: before.tap_skydiver(*key) for key in screen.spots}
+        moves = [key for key, tap in taps.items() if tap.action is not None and not tap.error]
+        chooses = [key for key, tap in taps.items() if tap.chosen is not None and not tap.error]
+        return screen.spots[(moves or chooses)[0]]
+
+    def drawn() -> Any:
+        return screen if screen.shown is not before and not screen._redraw.is_triggered else None
+
+    return Tap("Quinque: a tap on the formation", spot, drawn)
 
 
 def _replay_shown(log: Any) -> Any:

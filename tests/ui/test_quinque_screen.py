@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from companion.game import RuleError
 from ui.screens.quinque import cell_size, spot_size
 
 pytestmark = pytest.mark.ui
@@ -290,3 +292,60 @@ def test_a_formation_wider_than_the_board_is_shown_turned_when_centred(ui: Any) 
     assert on_screen(nw)[0] == on_screen(ne)[0] > on_screen(sw)[0]  # north-west top right, north-east below it
     assert on_screen(nw)[1] - on_screen(ne)[1] == spot_size() + 8 and nw.width >= 48
     ui.screenshot("quinque-turned.png")
+
+
+def _drawn(screen: Any) -> list[Any]:
+    """What the formation shows, widget by widget in drawing order: each tile's and space's place and colours,
+    and each skydiver's place, initial, colours and corner."""
+    from ui.screens.quinque import QuinqueTile
+
+    shown: list[Any] = []
+    for widget in reversed(screen.board.ids.formation.children):
+        item = [type(widget).__name__, tuple(widget.pos), tuple(widget.size), tuple(widget.back), tuple(widget.edge)]
+        if isinstance(widget, QuinqueTile):
+            item += [widget.dashed, widget.edge_width]
+            item += [
+                (tuple(s.pos), s.text, tuple(s.fill), tuple(s.ring), tuple(s.glow), s.corner)
+                for s in reversed(widget.children)
+            ]
+        shown.append(item)
+    return shown
+
+
+@pytest.mark.parametrize("script", ["quinque-row-win.jsonl", "quinque-move-first.jsonl"])
+def test_a_formation_drawn_again_on_its_own_widgets_shows_what_one_made_anew_shows(ui: Any, script: str) -> None:
+    """A drawing keeps the tiles, skydivers and spaces of the last one where their place is drawn again (a late
+    game's move was made slow by making every skydiver anew). At every step of the script (undo and redo among
+    them), and with a tile chosen to move where one can be, nothing of the last drawing shows through: every
+    place, colour, initial and ring is the one a drawing on new widgets gives. Each step is also taken back and
+    done again."""
+    screen = ui.start_game("quinque", ["Ann", "Bo"])
+    kept = 0
+
+    def same_as_made_anew() -> None:
+        nonlocal kept
+        screen.draw()  # now, rather than on the next frame: what is compared is the widgets, not the pixels
+        held = list(screen.spots.values())  # held, so that no new widget can take one of their ids
+        again = _drawn(screen)
+        kept += len(held)
+        screen.tile_views, screen.spaces = {}, {}  # nothing to take back: every widget made anew
+        screen.draw()
+        assert again == _drawn(screen)
+        assert not {id(w) for w in held} & {id(w) for w in screen.spots.values()}
+
+    for action in actions_of(script):
+        with contextlib.suppress(RuleError):  # a refusal the script expects: the formation is drawn all the same
+            play_along(screen, [action])
+        same_as_made_anew()
+        if action["type"] not in ("undo", "redo") and screen.session.can_undo:
+            screen.session.undo()  # a mark taken back: its skydiver is free again on the same widget
+            same_as_made_anew()
+            screen.session.redo()
+            same_as_made_anew()
+        shown = screen.shown
+        taps = {key: shown.tap_skydiver(*key) for key in screen.spots}
+        choosing = [key for key, tap in taps.items() if tap.action is None and tap.chosen not in (None, shown.chosen)]
+        if choosing:  # a tile chosen to move: it and the spaces it may go to light up
+            screen.touch_skydiver(*choosing[0])
+            same_as_made_anew()
+    assert kept > 100

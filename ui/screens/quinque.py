@@ -70,6 +70,7 @@ class QuinqueSpot(ButtonBehavior, Label):
     fill = ColorProperty(CLEAR)
     ring = ColorProperty(theme.MUTED)
     glow = ColorProperty(CLEAR)  # when this skydiver is part of the winning line
+    corner: Corner = "nw"  # which of its tile's four it is (the tile says where)
 
 
 class QuinqueTile(RelativeLayout):
@@ -80,12 +81,21 @@ class QuinqueTile(RelativeLayout):
     edge_width = NumericProperty(1.2)
     dashed = BooleanProperty(False)
 
+    def __init__(self, at: Pos, **kwargs: Any) -> None:
+        self.at = at  # its place on the grid: a tile moved elsewhere is another widget there
+        self.spots: list[QuinqueSpot] = []  # its skydivers, kept from one drawing to the next
+        super().__init__(**kwargs)
+
 
 class QuinqueSpace(ButtonBehavior, Widget):
     """An empty space in the move step: lit when the chosen tile may go there."""
 
     back = ColorProperty(theme.SPACE)
     edge = ColorProperty(CLEAR)
+
+    def __init__(self, at: Pos, **kwargs: Any) -> None:
+        self.at = at
+        super().__init__(**kwargs)
 
 
 class QuinqueFormation(RelativeLayout):
@@ -131,6 +141,8 @@ class QuinqueScreen(GameScreen):
         self._fitted_for: tuple[float, float] = (0.0, 0.0)  # the board area's size the anchor was set for
         self._turned = False  # the formation shown turned a quarter: it was wider than the board when centred
         self._news = ""  # what the banner last said about centring
+        self._spare_tiles: dict[Pos, QuinqueTile] = {}
+        self._spare_spaces: dict[Pos, QuinqueSpace] = {}
         self._redraw = Clock.create_trigger(lambda _dt: self.draw())
         super().__init__(*args, **kwargs)
 
@@ -207,14 +219,19 @@ class QuinqueScreen(GameScreen):
             col, row = self._place(at)
             return anchor_x + col * size, anchor_y - row * size
 
+        # A drawing takes the widgets of the last one back where a place is drawn again (what a move changes is
+        # a tile or two; making every skydiver anew cost a late game's move most of its time).
+        tiles, spaces = self.tile_views, self.spaces
         formation.clear_widgets()
         formation.ids.clear()
         self.spots, self.tile_views, self.spaces = {}, {}, {}
+        self._spare_tiles, self._spare_spaces = tiles, spaces
         for cell in shown.cells:  # spaces first, tiles last: what is drawn later lies on top
             if cell.kind == "space":
                 self._add_space(formation, cell, origin(cell.at))
             else:
                 self._add_tile(formation, cell, origin(cell.at))
+        self._spare_tiles, self._spare_spaces = {}, {}  # those not drawn again are let go
         self._ring_line(formation, shown.line_ends, origin)
 
     def centre(self) -> None:
@@ -287,17 +304,21 @@ class QuinqueScreen(GameScreen):
 
     def _add_space(self, formation: QuinqueFormation, cell: CellShown, pos: tuple[float, float]) -> None:
         inset = edge()
-        space = QuinqueSpace(pos=(pos[0] + inset, pos[1] + inset), size=(cell_size() - 2 * inset,) * 2)
-        if cell.lit:
-            space.back, space.edge = theme.LIT_SPACE, theme.ACCENT
-        space.bind(on_press=lambda _w, at=cell.at: self.touch_space(at))
+        space = self._spare_spaces.pop(cell.at, None)
+        if space is None:
+            space = QuinqueSpace(cell.at)
+            space.bind(on_press=lambda w: self.touch_space(w.at))
+        space.pos, space.size = (pos[0] + inset, pos[1] + inset), (cell_size() - 2 * inset,) * 2
+        space.back, space.edge = (theme.LIT_SPACE, theme.ACCENT) if cell.lit else (theme.SPACE, CLEAR)
         formation.add_widget(space)
         self.spaces[cell.at] = space
         formation.ids[f"space_{cell.at[0]}_{cell.at[1]}"] = space  # named by its place: a moved tile is another place
 
     def _add_tile(self, formation: QuinqueFormation, cell: CellShown, pos: tuple[float, float]) -> None:
         size = cell_size()
-        tile = QuinqueTile(pos=pos, size=(size, size))
+        tile = self._spare_tiles.pop(cell.at, None) or QuinqueTile(cell.at)
+        tile.pos, tile.size = pos, (size, size)
+        tile.back, tile.edge, tile.dashed, tile.edge_width = theme.TILE, theme.TILE_EDGE, False, 1.2
         if cell.kind == "open":
             tile.back, tile.edge, tile.dashed, tile.edge_width = theme.OPEN_SPACE, (*theme.ACCENT[:3], 0.7), True, 1
         elif cell.chosen:
@@ -305,21 +326,23 @@ class QuinqueScreen(GameScreen):
         elif cell.outlined:
             tile.edge, tile.edge_width = (*theme.ACCENT[:3], 0.7), 1.6
         pad, step = edge(), spot_size() + spot_gap()
-        for i, skydiver in enumerate(cell.skydivers):
+        while len(tile.spots) < len(cell.skydivers):
+            spot = QuinqueSpot(size=(spot_size(), spot_size()))
+            spot.bind(on_press=lambda w, at=cell.at: self.touch_skydiver(at, w.corner))
+            tile.spots.append(spot)
+            tile.add_widget(spot)
+        for spot in tile.spots[len(cell.skydivers) :]:
+            tile.remove_widget(spot)
+        del tile.spots[len(cell.skydivers) :]
+        for i, (skydiver, spot) in enumerate(zip(cell.skydivers, tile.spots, strict=True)):
             col, row = self._corner_place(i)
-            spot = QuinqueSpot(
-                size=(spot_size(), spot_size()),
-                pos=(pad + col * step, pad + (1 - row) * step),
-                text=skydiver.initial,
-            )
+            spot.pos = (pad + col * step, pad + (1 - row) * step)
+            spot.text, spot.corner = skydiver.initial, skydiver.corner
             if skydiver.seat is not None:
                 spot.fill, spot.ring = self._colour(skydiver.seat), (*theme.TEXT[:3], 0.9)
-            elif cell.kind == "open":
-                spot.ring = (*theme.ACCENT[:3], 0.6)
-            if skydiver.in_line:
-                spot.glow = theme.WINNING_LINE
-            spot.bind(on_press=lambda _w, at=cell.at, corner=skydiver.corner: self.touch_skydiver(at, corner))
-            tile.add_widget(spot)
+            else:
+                spot.fill, spot.ring = CLEAR, (*theme.ACCENT[:3], 0.6) if cell.kind == "open" else theme.MUTED
+            spot.glow = theme.WINNING_LINE if skydiver.in_line else CLEAR
             self.spots[(cell.at, skydiver.corner)] = spot
             formation.ids[f"spot_{cell.at[0]}_{cell.at[1]}_{skydiver.corner}"] = spot
         formation.add_widget(tile)
