@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from ui.screens.quintet import ROLL_ANIMATION
@@ -15,15 +13,24 @@ FIVE = ["Ann", "Bo", "Cy", "Dee", "Eve"]
 
 def wait_for_dice(ui, screen) -> None:
     """Let the roll animation run out (half a second at most; the slack is for a busy test machine)."""
-    deadline = time.monotonic() + 3
-    while screen.tumbling and time.monotonic() < deadline:
-        ui.frames(1)
+    assert ui.wait_until(lambda: not screen.tumbling, timeout=3)
+
+
+def dice_landed(ui, screen) -> None:
+    """As for a table that waits for the dice: their tumble ends at once, the way it ends by itself (Kivy's
+    `Animation.stop_all` completes it: the dice land on the real values). The tumble itself, as it runs, is
+    watched by `test_the_roll_animation_is_short_and_lands_on_the_real_dice`."""
+    from kivy.animation import Animation
+
+    for face in (screen.board.ids.die_a, screen.board.ids.die_b):
+        Animation.stop_all(face)
     assert not screen.tumbling
+    ui.frames(2)
 
 
 def roll(ui, screen) -> None:
     ui.tap(ui.find(screen, "roll_button"))
-    wait_for_dice(ui, screen)
+    dice_landed(ui, screen)
     # The faces show the dice just rolled, in pips and in numerals.
     view = screen.session.public_view()
     dice = view["dice"] or (view["rolled_on"] or view["opening"])[-1]["dice"]
