@@ -86,19 +86,6 @@ class RunningApp:
         self.errors.append(error)
         return ExceptionManager.PASS
 
-    @contextlib.contextmanager
-    def paced(self) -> Iterator[None]:
-        """Frames at the app's own pace (Kivy's 60 a second) while time has to pass: a fade, a timer, another
-        thread's work. Otherwise the test's frames follow each other at once (see `kivy_app`)."""
-        from kivy.clock import Clock
-        from kivy.config import Config
-
-        before, Clock._max_fps = Clock._max_fps, float(Config.getint("graphics", "maxfps"))  # the app's own
-        try:
-            yield
-        finally:
-            Clock._max_fps = before
-
     def frames(self, count: int) -> None:
         """Run the app until Kivy has done `count` more whole frames (clock, input, layout, drawing)."""
         from kivy.clock import Clock
@@ -262,28 +249,24 @@ class Ui:
         # A popup at rest is fully opaque; one fading in or out still takes every touch. Our steady popups say
         # so in public (`appearing`); a plain Kivy popup's own fade (in, and out on dismiss) is told only by
         # ModalView's private `_anim_alpha`: Kivy 2.3 has no public property for it, so it is read here.
-        with self.running.paced():
-            while time.monotonic() < end and any(
-                isinstance(w, ModalView) and (getattr(w, "appearing", False) or w._anim_alpha < 1)
-                for w in self.window.children
-            ):
-                self.frames(1)
+        while time.monotonic() < end and any(
+            isinstance(w, ModalView) and (getattr(w, "appearing", False) or w._anim_alpha < 1)
+            for w in self.window.children
+        ):
+            self.frames(1)
 
     def wait(self, seconds: float) -> None:
         """Let Kivy run frames for `seconds` of real time (clock-scheduled work)."""
         end = time.monotonic() + seconds
-        with self.running.paced():
-            while time.monotonic() < end:
-                self.frames(1)
+        while time.monotonic() < end:
+            self.frames(1)
 
     def draws(self, frames: int) -> int:
-        """How many times the window is drawn over the next `frames` frames, at the app's own pace (so that they
-        span the time they would at the table: 40 frames, two thirds of a second)."""
+        """How many times the window is drawn over the next `frames` frames."""
         count = [0]
         uid = self.window.fbind("on_flip", lambda *_: count.__setitem__(0, count[0] + 1))
         try:
-            with self.running.paced():
-                self.frames(frames)
+            self.frames(frames)
         finally:
             self.window.unbind_uid("on_flip", uid)
         return count[0]
@@ -297,8 +280,7 @@ class Ui:
 
     def wait_until(self, condition: Callable[[], Any], timeout: float = 5.0) -> bool:
         """Run frames until `condition` holds (work handed to the UI thread is done in them); whether it did."""
-        with self.running.paced():
-            return wait_until(condition, timeout, between=lambda: self.frames(1))
+        return wait_until(condition, timeout, between=lambda: self.frames(1))
 
     def find(self, root: Any, widget_id: str) -> Any:
         """The widget with kv id `widget_id` anywhere under `root` (LookupError if none)."""
@@ -342,19 +324,11 @@ def kivy_app(xvfb: str) -> Iterator[RunningApp]:
     # (only the edges of round shapes differ). `make screenshots` keeps Kivy's own 2 for the pictures the
     # README and docs show; the app itself, and every app `make bench` and the start-up tests run, keep it too.
     Config.set("graphics", "multisamples", os.environ.get("COMPANION_TEST_MULTISAMPLES", "0"))
-    from kivy.clock import Clock
-
     from ui.app import CompanionApp
     from ui.table import Table
 
     running = RunningApp(CompanionApp(Table(store=Store.in_memory())))
     running.frames(5)
-    # A test's frames follow each other at once, where the app waits out a 60th of a second after each: most of
-    # a UI test is frames it counts (a tap is six), and waiting for the screen's pace was a quarter of its time.
-    # Where time has to pass (`wait`, `settle`, `wait_until`, `draws`) they keep that pace (`RunningApp.paced`).
-    # Kivy reads its maxfps from its Config only when its clock is made, before this fixture: the clock's own
-    # attribute is set.
-    Clock._max_fps = 0.0
     yield running
     running.stop()
 

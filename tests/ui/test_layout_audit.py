@@ -359,14 +359,17 @@ class Auditor:
 def not_drawing(window: Any) -> Iterator[None]:
     """The window lays out, takes touches and runs its clock, but draws nothing (what is measured is geometry:
     under software GL, drawing is most of a frame). `drawing` turns it back on for a screenshot."""
+    from kivy.clock import Clock
 
     global _stop_drawing
     _stop_drawing = True
     window.fbind("on_draw", _skip)
     window.fbind("on_flip", _skip)
+    fps, Clock._max_fps = Clock._max_fps, 0  # nothing is drawn: no frame need wait for the screen's 60 a second
     try:
         yield
     finally:
+        Clock._max_fps = fps
         window.funbind("on_draw", _skip)
         window.funbind("on_flip", _skip)
         _stop_drawing = False
