@@ -7,6 +7,7 @@ followed by a zero-width space are accepted as two players and look the same."
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 import pytest
@@ -74,9 +75,12 @@ def test_removing_a_seat_moves_nothing_and_undo_puts_it_back(ui):
     home = _seat(ui, ("Ann", "Bo", "Cy", "Dee"))
     places = [window_rect(slot) for slot in home.slots]
     crosses = [window_rect(row.ids.remove_button) for row in home.rows]
-    ui.tap(home.rows[1].ids.remove_button)
+    bo = home.rows[1]
+    ui.tap(bo.ids.remove_button)
     assert [window_rect(slot) for slot in home.slots] == places, "every row where it was"
     removed = home.slots[1]
+    assert removed.row is bo, "Undo holds Bo's row itself: a weak proxy to it dies at the next collection"
+    del bo
     assert removed.words == "Bo removed" and [r.name for r in home.rows] == ["Ann", "Cy", "Dee"]
     assert [r.seat for r in home.rows] == ["1", "2", "3"]
     undo = removed.ids.undo_button
@@ -85,6 +89,7 @@ def test_removing_a_seat_moves_nothing_and_undo_puts_it_back(ui):
     ui.screenshot("home-seat-removed.png")
     ui.tap(home.rows[1].ids.remove_button)  # Cy too: still nothing moves
     assert [window_rect(slot) for slot in home.slots] == places and [r.name for r in home.rows] == ["Ann", "Dee"]
+    gc.collect()  # the removed row is held by its Undo, not by a weak proxy that a collection ends
     ui.tap(undo)
     assert [r.name for r in home.rows] == ["Ann", "Bo", "Dee"] and [window_rect(s) for s in home.slots] == places
     ui.tap(home.ids.add_player)  # a new seat takes the removed one's place
