@@ -210,6 +210,8 @@ class Rig:
         for player, display in self.displays.items():
             assert display.core.wait_for(lambda core: core.pair_code is not None)
             assert self.hub.pair(display.core.pair_code or "", player)
+        # Both proved theirs before a game starts: a pairing's BIND still on its way would land in the first game.
+        assert wait_until(lambda: [s.state for s in self.hub.status()] == [DisplayState.CONNECTED] * 2)
 
     def replug(self, player: str) -> None:
         self.displays[player].plug(link=self.ports / f"p-{next(self.plugs)}")
