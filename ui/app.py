@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -52,6 +53,7 @@ class CompanionApp(App):
         *,
         on_first_frame: Callable[[], None] | None = None,
         start_hardware: Callable[[Table], list[str]] | None = None,
+        load_hardware: Callable[[Table], None] | None = None,
         resume_on_start: bool = False,
         warm_up: bool = False,
         **kwargs: Any,
@@ -62,6 +64,8 @@ class CompanionApp(App):
         self.session: AnySession | None = None
         self._on_first_frame = on_first_frame
         self._start_hardware = start_hardware
+        self._load_hardware = load_hardware
+        self._stopped = False
         self._warm_up = warm_up
         self.warming: Iterator[Callable[[], object]] | None = None
         """What is still to be loaded in the background after the first frame (None: nothing, or done)."""
@@ -118,7 +122,9 @@ class CompanionApp(App):
         systemd_notify.notify("READY=1")
         if self._on_first_frame:
             self._on_first_frame()
-        if self._start_hardware:
+        if self._start_hardware and self._load_hardware:
+            self._hardware_after_loading(self._load_hardware)
+        elif self._start_hardware:
             Clock.schedule_once(lambda _dt: self._hardware(), 0)
         if self._warm_up:
             from ui.screens import warm_ups
@@ -143,7 +149,23 @@ class CompanionApp(App):
         if self.warming is not None:
             Clock.schedule_once(self._warm_next, 0)
 
+    def _hardware_after_loading(self, load: Callable[[Table], None]) -> None:
+        """The hardware's modules load on a thread of their own (gpiozero, the display hub, the phones' server
+        if wanted: 0.1–0.4 s), so a tap on the first frame does not wait behind them; the devices open on the
+        UI thread once they have, as they did before."""
+
+        def loading() -> None:
+            try:
+                load(self.table)
+            except Exception:  # opening imports them again, on the UI thread, and says what failed
+                log.debug("the hardware's modules did not load ahead", exc_info=True)
+            self.table.dispatch(self._hardware)
+
+        threading.Thread(target=loading, name="hardware-load", daemon=True).start()
+
     def _hardware(self) -> None:
+        if self._stopped:  # the app stopped while the modules loaded: nothing to open them for
+            return
         try:
             notices = self._start_hardware(self.table) if self._start_hardware else []
         except Exception as error:  # a file or a device nothing foresaw: the table plays by hand, and is told
@@ -160,6 +182,7 @@ class CompanionApp(App):
             self._phones_follow(self.session)
 
     def on_stop(self) -> None:
+        self._stopped = True
         if self.session is not None:
             self.session.pause_clock()
         for device in (self.table.displays, self.table.race):

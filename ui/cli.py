@@ -24,7 +24,7 @@ from companion.game import ABANDONED, Options, Refusal, RuleError, SetupError
 from companion.games import names
 from companion.store import Store, StoreRefused
 from companion.store import check as check_store
-from ui.wiring import start_hardware  # the one place the hardware is wired (Kivy not loaded)
+from ui.wiring import load_hardware, start_hardware  # the one place the hardware is wired (Kivy not loaded)
 
 if TYPE_CHECKING:  # sessions are loaded by the commands that play (`companion run` after its first frame)
     from companion.session import AnySession
@@ -620,7 +620,12 @@ def run(args: argparse.Namespace, *, on_first_frame: Callable[[], None] | None =
 
     table.dispatch = clock_dispatcher
     CompanionApp(
-        table, on_first_frame=on_first_frame, start_hardware=start_hardware, resume_on_start=appliance, warm_up=True
+        table,
+        on_first_frame=on_first_frame,
+        start_hardware=start_hardware,
+        load_hardware=load_hardware,
+        resume_on_start=appliance,
+        warm_up=True,
     ).run()
     return 0
 

@@ -1,7 +1,8 @@
 """The one place the table's hardware is wired: the pin factory, the race buttons, the player displays, the phones.
 
 `start_hardware` opens them once the first screen is up (``companion run``
-hands it to the app) and puts them on the `Table`; screens and widgets
+hands it to the app, with `load_hardware`, which loads their modules off the
+UI thread first) and puts them on the `Table`; screens and widgets
 receive them from there and never open a device themselves. The one
 exception is made here too: `race_buttons` gives a race screen simulated
 buttons when the table has none wired (a test's table, a laptop before the
@@ -14,6 +15,7 @@ the config file) want.
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING
 
 from companion import paths
@@ -23,6 +25,26 @@ if TYPE_CHECKING:
     from hardware.race_buttons import RaceButtons
     from hardware.table_buttons import TableButtons
     from ui.table import Table
+
+
+def load_hardware(table: Table) -> None:
+    """Import what `start_hardware` opens the devices with, opening nothing: gpiozero (and its lgpio pins on a
+    Pi), the display hub, and the phones' server if Settings or the config file want it (aiohttp, and the SSL
+    context it makes as it loads).
+
+    0.1–0.4 s that touches no device and no widget, so the app does it on a
+    thread of its own: a tap on the first frame does not wait behind it.
+    """
+    from hardware import pins
+    from ui.phone_switch import PhoneSwitch
+
+    modules = ["hardware.race_buttons", "hardware.display.hub"]
+    if PhoneSwitch(table).wanted.on:  # a switch of its own to ask: the table's is the UI thread's to make
+        modules.append("hardware.phones.server")
+    if table.config.mode == "auto" and pins.is_raspberry_pi():
+        modules.append("gpiozero.pins.lgpio")  # last: without lgpio this fails, and `pins.choose` says so
+    for module in modules:
+        importlib.import_module(module)
 
 
 def start_hardware(table: Table) -> list[str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -167,3 +168,60 @@ def test_a_game_tapped_at_the_first_frame_opens_and_the_loading_ahead_still_fini
     assert seen["tapped"] == "QuarkScreen"
     assert seen["showing"] != "home"  # the game stays on screen while the rest loads behind it
     assert set(GAME_SCREENS) <= set(seen["after_warm_up"])  # type: ignore[arg-type]
+
+
+HARDWARE = """
+import json, sys, threading
+from kivy.clock import Clock
+
+import ui.cli
+from ui.cli import _parser, run
+
+seen = {"load": {}, "start": {}}
+load, start = ui.cli.load_hardware, ui.cli.start_hardware
+
+
+def loading(table):
+    seen["load"].update(thread=threading.current_thread().name, first_frame=Clock.frames)
+    load(table)
+    seen["load"].update(frames=Clock.frames - seen["load"]["first_frame"])
+
+
+def starting(table):
+    seen["start"].update(thread=threading.current_thread().name, modules=sorted(sys.modules))
+    notices = start(table)
+
+    def done(_dt):
+        seen["phones"] = table.phones is not None and table.phone_switch.url is not None
+        from kivy.app import App
+
+        App.get_running_app().stop()
+
+    Clock.schedule_once(done, 0)
+    return notices
+
+
+ui.cli.load_hardware, ui.cli.start_hardware = loading, starting
+run(_parser().parse_args(["run", "--db", sys.argv[1]]))
+print(json.dumps(seen))
+"""
+
+
+def test_the_hardware_loads_on_a_thread_while_home_draws_and_opens_on_the_ui_thread(xvfb: str, tmp_path: Path) -> None:
+    """Issue 26: "Every tap answered quickly", the first one after start-up too: the modules the hardware is opened
+    with (gpiozero, the display hub and, with the phones on, aiohttp: 0.1–0.4 s) load on a thread of their own
+    while home goes on drawing; the devices and the phones' server then open on the UI thread, as before."""
+    config = tmp_path / "home" / "config" / "companion.toml"
+    config.parent.mkdir(parents=True)
+    with socket.socket() as probe:  # a port free now (the config file takes none of the "any" kind)
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config.write_text(f'[phones]\nenabled = true\ninterface = "127.0.0.1"\nport = {port}\n')
+    seen = _run(HARDWARE, tmp_path / "home", str(tmp_path / "games.db"), display=xvfb)
+    load: dict[str, object] = seen["load"]  # type: ignore[assignment]
+    start: dict[str, object] = seen["start"]  # type: ignore[assignment]
+    assert load["thread"] == "hardware-load" and start["thread"] == "MainThread"
+    assert load["frames"] >= 1, "home drew on while the hardware's modules loaded"  # type: ignore[operator]
+    loaded = set(start["modules"])  # type: ignore[arg-type]
+    assert {"hardware.display.hub", "hardware.race_buttons", "hardware.phones.server", "aiohttp"} <= loaded
+    assert seen["phones"], "the phones came on as the config file says"
