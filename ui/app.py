@@ -180,6 +180,16 @@ class CompanionApp(App):
             self.table.displays.attach(self.session)
         if self.session is not None:
             self._phones_follow(self.session)
+            self._game_screens_hardware_opened()
+
+    def _game_screens_hardware_opened(self) -> None:
+        """A game resumed at start-up came on screen before the hardware opened: it takes the table's own now."""
+        base = sys.modules.get("ui.screens.base")
+        if base is None:
+            return  # no game screen was ever made
+        for screen in self.screens.screens:
+            if isinstance(screen, base.GameScreen):
+                screen.hardware_opened()
 
     def on_stop(self) -> None:
         self._stopped = True

@@ -225,3 +225,53 @@ def test_the_hardware_loads_on_a_thread_while_home_draws_and_opens_on_the_ui_thr
     loaded = set(start["modules"])  # type: ignore[arg-type]
     assert {"hardware.display.hub", "hardware.race_buttons", "hardware.phones.server", "aiohttp"} <= loaded
     assert seen["phones"], "the phones came on as the config file says"
+
+
+RESUMED_CLOCK = """
+import json, sys
+from kivy.clock import Clock
+
+from companion.game import Options
+from companion.session import Session
+from companion.store import Store
+from ui.cli import _parser, run
+
+with Store.open(sys.argv[1]) as store:  # a turn clock left running when the power went
+    Session.start(store, "turn-clock", Options.for_names("Ann", "Bo"))
+seen = {}
+
+
+def first_frame():
+    from kivy.app import App
+
+    app = App.get_running_app()
+
+    def opened(_dt):
+        screen = app.screens.current_screen
+        if app.table.race is None or getattr(screen, "buttons", None) is None:
+            return True
+        seen["screen"] = type(screen).__name__
+        seen["running_before"] = screen.session.view().running
+        app.table.race.simulate(1, True)  # Bo's button on the table's own pins: before the start, any starts the clock
+        app.table.race.simulate(1, False)
+        Clock.schedule_once(done, 0.3)
+        return False
+
+    def done(_dt):
+        seen["running"] = app.screens.current_screen.session.view().running
+        app.stop()
+
+    Clock.schedule_interval(opened, 0.05)
+
+
+run(_parser().parse_args(["run", "--appliance", "--db", sys.argv[1]]), on_first_frame=first_frame)
+print(json.dumps(seen))
+"""
+
+
+def test_a_turn_clock_resumed_at_start_hears_the_tables_own_buttons(xvfb: str, tmp_path: Path) -> None:
+    """A power cut in a turn clock: the appliance comes back on the clock, and a press on the table's own button
+    (as `companion run` opened them, a moment after the first frame) moves it on, not a stand-in opened before."""
+    seen = _run(RESUMED_CLOCK, tmp_path / "home", str(tmp_path / "games.db"), display=xvfb)
+    assert seen["screen"] == "TurnClockScreen" and seen["running_before"] is False
+    assert seen["running"] is True, "a press on the table's button started the clock"

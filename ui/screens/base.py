@@ -387,6 +387,11 @@ class GameScreen(Screen):
             return
         self._on_home()
 
+    def hardware_opened(self) -> None:
+        """The table's hardware opened after this screen did (a game resumed at start-up is on screen before it).
+        A screen that took stand-ins for a device then (simulated buttons) takes the table's own now; most hold
+        none."""
+
     def close(self) -> None:
         """Stop listening to the session (the screen is being thrown away), and its display strips to the hub."""
         self._closed = True

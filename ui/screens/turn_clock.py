@@ -129,6 +129,13 @@ class TurnClockScreen(GameScreen):
 
     # -- drawing -----------------------------------------------------------------------------------
 
+    def hardware_opened(self) -> None:
+        # Resumed at start-up, the clock came before the table's buttons and took simulated ones: the table's now.
+        if self.buttons is not None and self.table.race is not None and self.buttons.buttons is not self.table.race:
+            self.buttons.close()
+            self.buttons = None
+            self._open_buttons()
+
     def render(self, view: GameView) -> None:
         self._draw(self.presenter.shown())
         self._show_lights()
