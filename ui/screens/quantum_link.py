@@ -95,15 +95,16 @@ class HexCell(Label):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         # The owner's initial in the die's corner, a label of its own: who owns a die is never told by colour
-        # alone, and the initial is text a reader (or the layout audit) finds, not only pixels.
-        self.mark = Label(size_hint=(None, None), bold=True, text="")
-        self.add_widget(self.mark)
+        # alone, and the initial is text a reader (or the layout audit) finds, not only pixels. Made when the
+        # hex first holds a die: most hexes of a new board never do, and 61 labels more cost a resume 20 ms.
+        self.mark: Label | None = None
 
     def paint(self, shown: HexShown) -> None:
         """Draw this hex as the presenter shows it."""
         cx, cy = self.center
         s = self.hex_radius
-        self.mark.text = ""
+        if self.mark is not None:
+            self.mark.text = ""
         outline = _hex_points(cx, cy, s * 0.95, self.squash)
         self.canvas.before.clear()
         with self.canvas.before:
@@ -154,6 +155,9 @@ class HexCell(Label):
                     self.color = (*self.color[:3], 0.6)
             self.text = str(die.face)
             if die.mark:
+                if self.mark is None:
+                    self.mark = Label(size_hint=(None, None), bold=True)
+                    self.add_widget(self.mark)
                 mark = self.mark
                 mark.text, mark.font_size, mark.color = die.mark, max(dp(10), s * 0.36), (*self.color[:3], 0.9)
                 mark.texture_update()
