@@ -22,6 +22,7 @@ import ssl
 import subprocess
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -144,14 +145,18 @@ def live(seat_url: str, browser: str | None = None) -> str:
     return seat_url.replace("http", "ws", 1) + "/live" + (f"?browser={browser}" if browser else "")
 
 
-_ANSWERING: dict[int, asyncio.Queue[aiohttp.WSMessage]] = {}
+# Keyed by the socket itself, weakly: an id() is reused once its socket is gone, and a later test's socket
+# would be read from a queue of an earlier test's event loop.
+_ANSWERING: weakref.WeakKeyDictionary[aiohttp.ClientWebSocketResponse, asyncio.Queue[aiohttp.WSMessage]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def answering(ws: aiohttp.ClientWebSocketResponse) -> aiohttp.ClientWebSocketResponse:
     """`ws` read all the time from now on, as a browser does: it answers the server's pings at once (aiohttp's
     client answers only while it reads), so the server sees a live page, not a silent one."""
     queue: asyncio.Queue[aiohttp.WSMessage] = asyncio.Queue()
-    _ANSWERING[id(ws)] = queue
+    _ANSWERING[ws] = queue
 
     async def read() -> None:
         while True:
@@ -170,7 +175,7 @@ _READERS: set[asyncio.Future[None]] = set()
 
 
 async def _next(ws: aiohttp.ClientWebSocketResponse, timeout: float) -> aiohttp.WSMessage:
-    queue = _ANSWERING.get(id(ws))
+    queue = _ANSWERING.get(ws)
     if queue is None:
         return await ws.receive(timeout=timeout)
     return await asyncio.wait_for(queue.get(), timeout)
