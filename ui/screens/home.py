@@ -394,7 +394,7 @@ class HomeScreen(Screen):
         """Remove a seat: its row stays in its place as "Bo removed · Undo" until a game starts, so nothing
         moves under a finger (not even when a second seat is removed); a new seat takes its place."""
         index = self.ids.players.children.index(row)
-        row = self.ids.players.children[index]  # the row itself: kv hands us a weak proxy, which dies with it
+        row = self.ids.players.children[index]  # the row itself: kv hands over a weak proxy, and Undo must keep it
         self.ids.players.remove_widget(row)
         self.ids.players.add_widget(RemovedRow(row, home=self), index=index)
         self._renumber()
