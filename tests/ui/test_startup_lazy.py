@@ -228,7 +228,7 @@ def test_the_hardware_loads_on_a_thread_while_home_draws_and_opens_on_the_ui_thr
 
 
 RESUMED_CLOCK = """
-import json, sys
+import json, sys, time
 from kivy.clock import Clock
 
 from companion.game import Options
@@ -254,12 +254,16 @@ def first_frame():
         seen["running_before"] = screen.session.view().running
         app.table.race.simulate(1, True)  # Bo's button on the table's own pins: before the start, any starts the clock
         app.table.race.simulate(1, False)
-        Clock.schedule_once(done, 0.3)
+        deadline = time.monotonic() + 5.0  # a limit on a loaded machine, never a measurement
+        Clock.schedule_interval(lambda _dt: done(deadline), 0.05)
         return False
 
-    def done(_dt):
+    def done(deadline):
         seen["running"] = app.screens.current_screen.session.view().running
-        app.stop()
+        if seen["running"] or time.monotonic() > deadline:
+            app.stop()
+            return False
+        return True
 
     Clock.schedule_interval(opened, 0.05)
 
