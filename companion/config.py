@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import reprlib
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,6 +117,8 @@ def load(path: Path) -> tuple[Config, list[str]]:
             return Config(), []
         if not path.is_file():  # a folder, or a pipe that would block the start-up for ever
             raise IsADirectoryError(f"{path} is not a file")
+        import tomllib  # only when there is a file: the defaults need none (issue 26: start-up)
+
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (ValueError, RecursionError, OSError) as error:  # TOMLDecodeError and UnicodeDecodeError are ValueErrors
         return Config(mode="simulated"), [

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import configparser
 import contextlib
-import importlib.abc
 import importlib.machinery
 import io
 import logging
@@ -270,7 +269,10 @@ def _guard_kivy_file_log() -> None:
         sys.meta_path.insert(0, _GuardingFinder())
 
 
-class _GuardingFinder(importlib.abc.MetaPathFinder):
+class _GuardingFinder:
+    """A finder on `sys.meta_path` (which asks only for `find_spec`; importlib.abc's base would load
+    importlib.resources on the way to the first frame, issue 26)."""
+
     def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
         if name != "kivy.logger":
             return None

@@ -35,12 +35,15 @@ NOT_FOR_HOME = (
     "companion.session",  # a game in play
     "companion.small_display",  # a seat's own display or phone: drawn once one is paired
     "ui.screens.base",  # every game screen's base, and its rules file
+    "ui.screens.home_popups",  # home's popups (a game's names, discard, wins, past games): opened by a tap
+    "tomllib",  # the config file's reader: this table has none (the defaults need none)
     "ui.screens.log",
     "ui.screens.race",
     "ui.widgets.settings",
     *GAME_SCREENS,
 )
-KV_FILES = ("ui/screens/base.kv", *(f"{name.replace('.', '/')}.kv" for name in GAME_SCREENS))
+KV_FILES = ("ui/screens/base.kv", "ui/screens/home_popups.kv")
+KV_FILES += tuple(f"{name.replace('.', '/')}.kv" for name in GAME_SCREENS)
 
 
 def _env(home: Path, display: str | None) -> dict[str, str]:
@@ -151,6 +154,7 @@ def test_start_up_draws_home_without_the_games_then_loads_them_in_slices(xvfb: s
     # Then each game's screen, its rules file and the session are loaded, ready for the first tap...
     after = set(seen["after_warm_up"])  # type: ignore[arg-type]
     assert {*GAME_SCREENS, "companion.session", "ui.screens.base", "ui.screens.log", "ui.widgets.settings"} <= after
+    assert "ui.screens.home_popups" in after
     kv_after = "\n".join(seen["kv_after_warm_up"])  # type: ignore[arg-type]
     assert all(name in kv_after for name in KV_FILES), kv_after
     # ...in slices over several frames, never all at once.

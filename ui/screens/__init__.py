@@ -28,8 +28,15 @@ if TYPE_CHECKING:  # the game screens' base is loaded with the first game screen
 
 __all__ = ["register_screen", "screen_class", "unregister_screen", "warm_ups"]
 
-AFTER_THE_GAMES = ("ui.screens.leave", "ui.screens.log", "ui.widgets.settings", "ui.screens.race")
-"""What the other taps open (the leave picker, a Game log, Settings, the race), loaded after the games' screens."""
+AFTER_THE_GAMES = (
+    "ui.screens.leave",
+    "ui.screens.log",
+    "ui.screens.home_popups",
+    "ui.widgets.settings",
+    "ui.screens.race",
+)
+"""What the other taps open (the leave picker, a Game log, home's popups, Settings, the race), loaded after the
+games' screens."""
 
 _registered: dict[str, tuple[type[GameScreen], Path | None]] = {}
 

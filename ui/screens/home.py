@@ -17,7 +17,6 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Obje
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
-from kivy.uix.popup import Popup
 from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
@@ -28,11 +27,12 @@ from companion.names import name_problem, normal_name
 from ui.kv import beside, load_kv
 from ui.presenters import Variant
 from ui.presenters import home as presenter
-from ui.presenters.home import Bar, GameEntry, PastGame, PastPage, UnfinishedEntry, WinsRow
+from ui.presenters.home import Bar, GameEntry, PastGame, PastPage, UnfinishedEntry
 from ui.theme import SEAT_COLOURS
 from ui.widgets.lists import FitScroll  # noqa: F401  (home.kv's lists: a tap on a row that fits is not held back)
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the popups are loaded when first opened: not on the way to home's first frame
+    from ui.screens.home_popups import DiscardPopup, NamesPopup, PastGamesPopup, WinsPopup
     from ui.table import Table
 
 KV = beside(__file__)
@@ -175,14 +175,6 @@ class UnfinishedRow(BoxLayout):
         )
 
 
-class DiscardPopup(Popup):
-    """Asks before an unfinished game is discarded: a tap on Discard in passing must not lose an evening."""
-
-    question = StringProperty("")
-    game_id = NumericProperty(0)
-    home = ObjectProperty(None)
-
-
 class UnfinishedView(RelativeLayout):
     """The unfinished games page of home: every game left for later, newest first, to resume or discard."""
 
@@ -191,13 +183,6 @@ class UnfinishedView(RelativeLayout):
 
 class NamesButton(ButtonBehavior, BoxLayout):
     """A row's words: a tap shows every name whole when they are too many for the row."""
-
-
-class NamesPopup(Popup):
-    """Every player of one game, one name a line, whole."""
-
-    heading = StringProperty("")
-    text = StringProperty("")
 
 
 class HomeScreen(Screen):
@@ -240,7 +225,8 @@ class HomeScreen(Screen):
         self._wins: tuple[Bar, ...] = ()
         self._bars_shown: tuple[Bar, ...] | None = None
         super().__init__(name="home", **kwargs)
-        self.unfinished_view = UnfinishedView(home=self)
+        self._unfinished_view: UnfinishedView | None = None  # made when first shown (`unfinished_view`)
+        self._unfinished: list[UnfinishedEntry] = []
         self.ids.notice.bind(width=self._fit_notice)  # two lines hold more on a wider screen
         # Held here: off screen, a page is no one's child, and `ids` holds only weak references.
         self.games_view = self.ids.games_view.__self__
@@ -353,6 +339,8 @@ class HomeScreen(Screen):
         self._show_notice()
         if self._fits_notice_line(text):
             return None
+        from ui.screens.home_popups import NamesPopup
+
         popup = NamesPopup(heading="Notice", text=text)
         popup.open()
         return popup
@@ -489,6 +477,8 @@ class HomeScreen(Screen):
         self.app.resume_game(game_id)
 
     def ask_discard(self, row: UnfinishedRow) -> DiscardPopup:
+        from ui.screens.home_popups import DiscardPopup
+
         popup = DiscardPopup(question=row.question, game_id=row.game_id, home=self)
         popup.open()
         return popup
@@ -507,20 +497,37 @@ class HomeScreen(Screen):
 
     def show_game(self, title: str, detail: str, names: list[str]) -> NamesPopup:
         """An unfinished game's row whole: its moves and when, then every player, one a line."""
+        from ui.screens.home_popups import NamesPopup
+
         popup = NamesPopup(heading=f"{title}: {len(names)} players", text="\n".join([detail, "", *names]))
         popup.open()
         return popup
 
     @property
+    def unfinished_view(self) -> UnfinishedView:
+        """The Unfinished page, made when first shown: home's first frame shows New game (issue 26)."""
+        if self._unfinished_view is None:
+            self._unfinished_view = UnfinishedView(home=self)
+            self._list_unfinished()
+        return self._unfinished_view
+
+    @property
     def unfinished_rows(self) -> list[UnfinishedRow]:
         return list(reversed(self.unfinished_view.ids.unfinished.children))
+
+    def _list_unfinished(self) -> None:
+        if self._unfinished_view is None:
+            return  # listed when the page is first shown
+        rows = self._unfinished_view.ids.unfinished
+        rows.clear_widgets()
+        for entry in self._unfinished:
+            rows.add_widget(UnfinishedRow(entry, home=self))
 
     def refresh(self) -> None:
         store = self.app.table.store
         entries = presenter.unfinished_entries(store.unfinished_games(), self.app.table.clock())
-        self.unfinished_view.ids.unfinished.clear_widgets()
-        for entry in entries:
-            self.unfinished_view.ids.unfinished.add_widget(UnfinishedRow(entry, home=self))
+        self._unfinished = entries
+        self._list_unfinished()
         self.has_unfinished = bool(entries)
         self.unfinished_words = f"Unfinished · {len(entries)}" if entries else "Unfinished"
         self.show_tab(self.tab)
@@ -539,12 +546,16 @@ class HomeScreen(Screen):
     # -- wins and past games -------------------------------------------------------
 
     def show_wins(self) -> WinsPopup:
+        from ui.screens.home_popups import WinsPopup
+
         popup = WinsPopup()
         popup.show(presenter.wins_chart(self.app.table.store.wins_by_game()))
         popup.open()
         return popup
 
     def show_past_games(self) -> PastGamesPopup:
+        from ui.screens.home_popups import PastGamesPopup
+
         popup = PastGamesPopup(home=self)
         popup.go(1)
         popup.open()
@@ -606,101 +617,3 @@ class WinsBar(BoxLayout):
             name=bar.name, shown_name=escape_markup(bar.name), count=bar.count, share=bar.share, colour=bar.colour,
             **kwargs,
         )  # fmt: skip
-
-
-class WinsGameRow(BoxLayout):
-    """One game in the wins chart: its title, then its top players' bars side by side."""
-
-    title = StringProperty("")
-    more = StringProperty("")
-
-    def on_kv_post(self, base_widget: Any) -> None:
-        from ui.widgets.fitting import fit_text  # loaded with the wins popup: not needed to start
-
-        fit_text(self.ids.title_label, (19, 17, 15, 14), room=0)
-
-
-class WinsPopup(Popup):
-    """Wins per game per player: one row per game, a bar per player."""
-
-    empty = BooleanProperty(True)
-
-    def show(self, rows: list[WinsRow], columns: int = presenter.CHART_PLAYERS) -> None:
-        self.ids.rows.clear_widgets()
-        for row in rows:
-            line = WinsGameRow(title=row.title, more=row.more_words)
-            for bar in row.bars:
-                line.ids.bars.add_widget(WinsBar(bar))
-            for _ in range(columns - len(row.bars)):  # empty cells keep every row's bars in the same columns
-                line.ids.bars.add_widget(BoxLayout())
-            self.ids.rows.add_widget(line)
-        self.empty = not rows
-
-    @property
-    def game_rows(self) -> list[WinsGameRow]:
-        return list(reversed(self.ids.rows.children))
-
-
-class PastGameRow(ButtonBehavior, BoxLayout):
-    """One past game: game, result and when, players; a tap opens its Log.
-
-    A game ended without a result has Take back: a tap, and it is unfinished again; the same button then
-    resumes it. The row stays where it is (the next tap may aim at the row under it).
-    """
-
-    game_id = NumericProperty(0)
-    title = StringProperty("")
-    players = StringProperty("")
-    names = ListProperty([])
-    detail = StringProperty("")
-    abandoned = BooleanProperty(False)
-    taken_back = BooleanProperty(False)
-    popup = ObjectProperty(None)
-
-    def on_kv_post(self, base_widget: Any) -> None:
-        if not self.abandoned:  # a finished game has its result: nothing to take back (and no hidden target)
-            self.remove_widget(self.ids.take_back_button)
-
-
-class PastGamesPopup(Popup):
-    """Finished games, newest first, a few to a page: each opens its Log and replay."""
-
-    home = ObjectProperty(None)
-    page = NumericProperty(1)
-    words = StringProperty("")
-    has_newer = BooleanProperty(False)
-    has_older = BooleanProperty(False)
-    text = StringProperty("")
-    """The page in words, one game a line."""
-
-    def go(self, page: int) -> None:
-        where, entries = self.home.past_page(page)
-        self.page, self.words = where.page, where.words
-        self.has_newer, self.has_older = where.has_newer, where.has_older
-        self.ids.rows.clear_widgets()
-        for entry in entries:
-            detail = f"{entry.result} · {entry.when}" if entry.when else entry.result
-            row = PastGameRow(
-                game_id=entry.game_id, title=escape_markup(entry.title), players=entry.players, names=list(entry.names),
-                detail=escape_markup(detail), abandoned=entry.abandoned, popup=self,
-            )  # fmt: skip
-            self.ids.rows.add_widget(row)
-        self.text = "\n".join(entry.line for entry in entries)
-
-    def open_game(self, game_id: int) -> object | None:
-        opened: object | None = self.home.open_past_game(game_id)
-        return opened
-
-    def take_back(self, row: PastGameRow) -> None:
-        """Take back: the game is unfinished again (the row stays, and says Resume); Resume: play it now."""
-        if row.taken_back:
-            self.dismiss()
-            self.home.resume(row.game_id)
-        elif self.home.take_back(row.game_id):
-            row.taken_back = True
-        else:  # the card refused the write: said here, where the table is looking
-            self.words = self.home.notice
-
-    @property
-    def game_rows(self) -> list[PastGameRow]:
-        return list(reversed(self.ids.rows.children))

@@ -1,0 +1,137 @@
+"""The popups home opens: every name of a game, discard an unfinished game, wins per game, past games.
+
+None is on the way to home's first frame (issue 26): this module and its rules are loaded when a popup is
+first opened, or ahead of that tap after the first frame (`ui.screens.warm_ups`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.popup import Popup
+from kivy.utils import escape_markup
+
+from ui.kv import beside, load_kv
+from ui.presenters import home as presenter
+from ui.screens.home import NamesLabel, WinsBar  # noqa: F401  (NamesLabel: a past game's names, in the rules)
+
+if TYPE_CHECKING:
+    from ui.presenters.home import WinsRow
+
+load_kv(beside(__file__))
+
+
+class NamesPopup(Popup):
+    """Every player of one game, one name a line, whole."""
+
+    heading = StringProperty("")
+    text = StringProperty("")
+
+
+class DiscardPopup(Popup):
+    """Asks before an unfinished game is discarded: a tap on Discard in passing must not lose an evening."""
+
+    question = StringProperty("")
+    game_id = NumericProperty(0)
+    home = ObjectProperty(None)
+
+
+class WinsGameRow(BoxLayout):
+    """One game in the wins chart: its title, then its top players' bars side by side."""
+
+    title = StringProperty("")
+    more = StringProperty("")
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        from ui.widgets.fitting import fit_text  # loaded with the wins popup: not needed to start
+
+        fit_text(self.ids.title_label, (19, 17, 15, 14), room=0)
+
+
+class WinsPopup(Popup):
+    """Wins per game per player: one row per game, a bar per player."""
+
+    empty = BooleanProperty(True)
+
+    def show(self, rows: list[WinsRow], columns: int = presenter.CHART_PLAYERS) -> None:
+        self.ids.rows.clear_widgets()
+        for row in rows:
+            line = WinsGameRow(title=row.title, more=row.more_words)
+            for bar in row.bars:
+                line.ids.bars.add_widget(WinsBar(bar))
+            for _ in range(columns - len(row.bars)):  # empty cells keep every row's bars in the same columns
+                line.ids.bars.add_widget(BoxLayout())
+            self.ids.rows.add_widget(line)
+        self.empty = not rows
+
+    @property
+    def game_rows(self) -> list[WinsGameRow]:
+        return list(reversed(self.ids.rows.children))
+
+
+class PastGameRow(ButtonBehavior, BoxLayout):
+    """One past game: game, result and when, players; a tap opens its Log.
+
+    A game ended without a result has Take back: a tap, and it is unfinished again; the same button then
+    resumes it. The row stays where it is (the next tap may aim at the row under it).
+    """
+
+    game_id = NumericProperty(0)
+    title = StringProperty("")
+    players = StringProperty("")
+    names = ListProperty([])
+    detail = StringProperty("")
+    abandoned = BooleanProperty(False)
+    taken_back = BooleanProperty(False)
+    popup = ObjectProperty(None)
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        if not self.abandoned:  # a finished game has its result: nothing to take back (and no hidden target)
+            self.remove_widget(self.ids.take_back_button)
+
+
+class PastGamesPopup(Popup):
+    """Finished games, newest first, a few to a page: each opens its Log and replay."""
+
+    home = ObjectProperty(None)
+    page = NumericProperty(1)
+    words = StringProperty("")
+    has_newer = BooleanProperty(False)
+    has_older = BooleanProperty(False)
+    text = StringProperty("")
+    """The page in words, one game a line."""
+
+    def go(self, page: int) -> None:
+        where, entries = self.home.past_page(page)
+        self.page, self.words = where.page, where.words
+        self.has_newer, self.has_older = where.has_newer, where.has_older
+        self.ids.rows.clear_widgets()
+        for entry in entries:
+            detail = f"{entry.result} · {entry.when}" if entry.when else entry.result
+            row = PastGameRow(
+                game_id=entry.game_id, title=escape_markup(entry.title), players=entry.players, names=list(entry.names),
+                detail=escape_markup(detail), abandoned=entry.abandoned, popup=self,
+            )  # fmt: skip
+            self.ids.rows.add_widget(row)
+        self.text = "\n".join(entry.line for entry in entries)
+
+    def open_game(self, game_id: int) -> object | None:
+        opened: object | None = self.home.open_past_game(game_id)
+        return opened
+
+    def take_back(self, row: PastGameRow) -> None:
+        """Take back: the game is unfinished again (the row stays, and says Resume); Resume: play it now."""
+        if row.taken_back:
+            self.dismiss()
+            self.home.resume(row.game_id)
+        elif self.home.take_back(row.game_id):
+            row.taken_back = True
+        else:  # the card refused the write: said here, where the table is looking
+            self.words = self.home.notice
+
+    @property
+    def game_rows(self) -> list[PastGameRow]:
+        return list(reversed(self.ids.rows.children))
