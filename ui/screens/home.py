@@ -16,7 +16,6 @@ from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
@@ -30,6 +29,7 @@ from ui.presenters import home as presenter
 from ui.presenters.home import Bar, GameEntry, PastGame, PastPage, UnfinishedEntry
 from ui.theme import SEAT_COLOURS
 from ui.widgets.lists import FitScroll  # noqa: F401  (home.kv's lists: a tap on a row that fits is not held back)
+from ui.widgets.players import NamesLabel, WinsBar  # noqa: F401  (NamesLabel: an unfinished game's names, in home.kv)
 
 if TYPE_CHECKING:  # the popups are loaded when first opened: not on the way to home's first frame
     from ui.screens.home_popups import DiscardPopup, NamesPopup, PastGamesPopup, WinsPopup
@@ -121,29 +121,6 @@ class GameChoice(BoxLayout):
     def settings(self) -> dict[str, object]:
         """The variant chosen here, as the game's setting (nothing for games without one)."""
         return {self.spec.setting: self.variant} if self.spec is not None else {}
-
-
-class NamesLabel(Label):
-    """Players' names, whole: as many as fit on its line, then "+2" (a tap on the row shows them all).
-
-    Issue 21: "An unfinished game's players read 'An...r 4, Player 5'".
-    """
-
-    names = ListProperty([])
-
-    def on_names(self, *_: Any) -> None:
-        self._fit()
-
-    def on_size(self, *_: Any) -> None:
-        self._fit()
-
-    def _fit(self) -> None:
-        def measure(text: str) -> float:
-            core = CoreLabel(text=text, font_size=self.font_size, font_name=self.font_name, bold=self.bold)
-            core.refresh()
-            return float(core.content_width)
-
-        self.text = presenter.names_that_fit(list(self.names), self.width, measure)
 
 
 class UnfinishedRow(BoxLayout):
@@ -602,18 +579,3 @@ class WinsStrip(ButtonBehavior, BoxLayout):
         self.empty = not bars
 
 
-class WinsBar(BoxLayout):
-    """One player's bar: name and count above, a bar as long as their share of the best, in their colour."""
-
-    name = StringProperty("")
-    shown_name = StringProperty("")
-    """The name as the bar's markup label shows it: escaped, so a name is never markup."""
-    count = NumericProperty(0)
-    share = NumericProperty(0.0)
-    colour = StringProperty(SEAT_COLOURS[0])
-
-    def __init__(self, bar: Bar, **kwargs: Any) -> None:
-        super().__init__(
-            name=bar.name, shown_name=escape_markup(bar.name), count=bar.count, share=bar.share, colour=bar.colour,
-            **kwargs,
-        )  # fmt: skip

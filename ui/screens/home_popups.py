@@ -16,7 +16,7 @@ from kivy.utils import escape_markup
 
 from ui.kv import beside, load_kv
 from ui.presenters import home as presenter
-from ui.screens.home import NamesLabel, WinsBar  # noqa: F401  (NamesLabel: a past game's names, in the rules)
+from ui.widgets.players import NamesLabel, WinsBar  # noqa: F401  (NamesLabel: a past game's names, in the rules)
 
 if TYPE_CHECKING:
     from ui.presenters.home import WinsRow
