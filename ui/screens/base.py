@@ -49,7 +49,7 @@ from companion.game import Action, GameView, Refusal
 from ui.kv import beside, load_kv
 from ui.presenters import format_clock
 from ui.presenters.leave import Leaver, leavers
-from ui.widgets.fitted_popup import FittedPopup
+from ui.widgets.fitted_popup import FittedPopup, KeptPopups
 from ui.widgets.fitting import fit_text
 from ui.widgets.layer import StillLayer  # noqa: F401  (the <GameScreen> rule draws into one)
 
@@ -77,6 +77,9 @@ BANNER_PADDING = 12
 """Room around the banner's text, in dp: half above and half below it, and as much each side."""
 CONFIRM_MARGIN = 8
 """Room above the question "End this game without a result?", in dp: it opens at the top of the screen."""
+AHEAD_SECONDS = 0.4
+"""A screen's popups (`popups_made_ahead`) are made this long after it shows, while the table looks at the board
+(issue 26: made on the first tap on Menu, the Menu was most of that tap)."""
 
 
 def next_tick(elapsed: float) -> float:
@@ -125,6 +128,7 @@ class GameScreen(Screen):
         self._on_home = on_home
         self.phone_choices: set[str] = set()  # display seats whose player chose a phone too, while this game shows
         self._open_views: dict[str, ModalView] = {}  # the popup of each kind that is open (`open_once`)
+        self._kept = KeptPopups()  # the Menu, made at its first opening
         super().__init__(name=f"game:{session.game.name}", **kwargs)
         turn = self.ids.get("turn_label")
         if turn is not None:  # a screen with rules of its own may have no top bar of ours
@@ -188,6 +192,7 @@ class GameScreen(Screen):
             self.say(store.problem, error=True)  # e.g. a read-only card: the table plays, nothing is saved
 
     _banner_timer: ClockEvent | None = None
+    _making_ahead: ClockEvent | None = None
     _closed = False  # set by `close`: the screen is put away (or only drawn, in a replay)
 
     def send(self, action: Action) -> bool:
@@ -214,6 +219,8 @@ class GameScreen(Screen):
         if self._banner_timer is not None:
             self._banner_timer.cancel()
             self._banner_timer = None
+        if self._making_ahead is not None:
+            self._making_ahead.cancel()
         if text and not error and not self._closed:  # a closed screen (a replay's) is drawn, never waited on
             self._banner_timer = Clock.schedule_once(lambda _dt: self._plain_gone(text), PLAIN_SECONDS)
 
@@ -262,9 +269,29 @@ class GameScreen(Screen):
         if not self.session.paused:
             self._ticker = Clock.schedule_once(lambda _dt: self._tick(), next_tick(elapsed))
 
+    def popups_made_ahead(self) -> list[tuple[str, Callable[[], ModalView]]]:
+        """The popups this screen keeps (`KeptPopups`), each made a moment after the screen shows; a game whose
+        own popups are kept adds them."""
+        return [("menu", self._new_menu)]
+
+    def on_enter(self, *_args: Any) -> None:
+        if self._making_ahead is None:
+            waiting = self.popups_made_ahead()
+            self._making_ahead = Clock.schedule_once(lambda _dt: self._make_ahead(waiting), AHEAD_SECONDS)
+
+    def _make_ahead(self, waiting: list[tuple[str, Callable[[], ModalView]]]) -> None:
+        """One popup a frame: a tap meanwhile waits for one popup's making at most, never for all of them."""
+        if self._closed or not waiting:
+            return
+        self._kept.make_ahead(*waiting[0])
+        self._making_ahead = Clock.schedule_once(lambda _dt: self._make_ahead(waiting[1:]), 0)
+
     def open_menu(self) -> GameMenu | None:
-        menu: GameMenu | None = self.open_once("menu", lambda: GameMenu(screen=self))
+        menu: GameMenu | None = self.open_once("menu", lambda: self._kept.get("menu", self._new_menu))
         return menu
+
+    def _new_menu(self) -> GameMenu:
+        return GameMenu(screen=self)
 
     def open_once(self, kind: str, make: Callable[[], ModalView | None]) -> Any:
         """Open the popup `make` gives, unless one of the same `kind` is open (issue 21: "Popups that stack").
@@ -421,15 +448,27 @@ class GameMenu(FittedPopup):
     """
 
     screen = ObjectProperty(None)
+    can_race = BooleanProperty(False)
+    can_leave = BooleanProperty(False)
 
     def __init__(self, **kwargs: Any) -> None:
         self._chosen = False
         super().__init__(**kwargs)
+        # Held here: taken out of its slot, and ids hold only weak references.
+        self._phones_button: Widget = self.ids.phones_button.__self__
 
-    def on_kv_post(self, base_widget: Any) -> None:
-        super().on_kv_post(base_widget)
-        if not self.screen.can_show_phones:  # taken out, not greyed: most games never have phones
-            self.ids.phones_slot.remove_widget(self.ids.phones_button)
+    def on_pre_open(self) -> None:
+        """Brought up to date at every opening: the screen keeps one Menu (`KeptPopups`), and what it may offer
+        changes with the game (`can_race` and `can_leave` are the screen's plain properties: kv cannot watch
+        them)."""
+        screen = self.screen
+        self._chosen = False
+        self.can_race, self.can_leave = screen.can_race, screen.can_leave
+        slot, button = self.ids.phones_slot, self._phones_button
+        if screen.can_show_phones and button.parent is None:
+            slot.add_widget(button)
+        elif not screen.can_show_phones and button.parent is not None:  # taken out, not greyed: most games
+            slot.remove_widget(button)  # never have phones
 
     def choose(self, then: Callable[[], Any]) -> None:
         """One of its buttons: the menu goes, then `then` runs, once; a second tap while it fades does nothing.

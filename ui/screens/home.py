@@ -34,6 +34,7 @@ from ui.widgets.players import NamesLabel, WinsBar  # noqa: F401  (NamesLabel: a
 if TYPE_CHECKING:  # the popups are loaded when first opened: not on the way to home's first frame
     from ui.screens.home_popups import DiscardPopup, NamesPopup, PastGamesPopup, WinsPopup
     from ui.table import Table
+    from ui.widgets.fitted_popup import KeptPopups
 
 KV = beside(__file__)
 
@@ -201,6 +202,7 @@ class HomeScreen(Screen):
         self._colours_read: set[frozenset[str]] = set()  # pairs of colours a tap on the colour sentence put away
         self._wins: tuple[Bar, ...] = ()
         self._bars_shown: tuple[Bar, ...] | None = None
+        self._kept: KeptPopups | None = None  # Settings, once first opened
         super().__init__(name="home", **kwargs)
         self._unfinished_view: UnfinishedView | None = None  # made when first shown (`unfinished_view`)
         self._unfinished: list[UnfinishedEntry] = []
@@ -539,9 +541,13 @@ class HomeScreen(Screen):
         return popup
 
     def show_settings(self) -> Any:
+        """Settings: made at the first tap, then the same popup, up to date, at every tap after (issue 26)."""
+        from ui.widgets.fitted_popup import KeptPopups
         from ui.widgets.settings import SettingsPopup  # loaded on the tap: not needed to start
 
-        popup = SettingsPopup(app=self.app)
+        if self._kept is None:
+            self._kept = KeptPopups()
+        popup = self._kept.get("settings", lambda: SettingsPopup(app=self.app))
         popup.open()
         return popup
 

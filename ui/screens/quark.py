@@ -11,13 +11,16 @@ it, before it is saved.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from functools import partial
+from typing import Any, TypeVar
 
 from kivy.factory import Factory
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 from kivy.uix.popup import Popup
 from kivy.uix.widget import Widget
 from kivy.utils import escape_markup, get_hex_from_color
@@ -54,11 +57,20 @@ def _atom_markup(line: presenter.AtomLine) -> str:
     return f"{text}  [color={_markup_colour(line.note_tone)}]{note}[/color]"
 
 
-def _drop_unless(popup: Popup, row_id: str, wanted: bool) -> None:
-    """Take a row out of the popup when it is not wanted (a hidden row could still catch touches)."""
-    row = popup.ids[row_id]
-    if not wanted and row.parent is not None:
-        row.parent.remove_widget(row)
+class OptionalRow:
+    """A popup's row, out of it while not wanted (a hidden row could still catch touches), and back in its
+    place when wanted again: the screen keeps its popups (`KeptPopups`), and a kept one opens for each turn."""
+
+    def __init__(self, row: Widget) -> None:
+        self.row: Widget = row.__self__  # held here: out of the popup, only the weak `ids` would hold it
+        self.parent: Widget = row.parent
+        self.index = self.parent.children.index(row)
+
+    def show(self, wanted: bool) -> None:
+        if wanted and self.row.parent is None:
+            self.parent.add_widget(self.row, index=self.index)
+        elif not wanted and self.row.parent is not None:
+            self.parent.remove_widget(self.row)
 
 
 class QuarkName(Label):
@@ -136,6 +148,10 @@ class QuarkPopup(Popup):
     player = StringProperty("")
     error = StringProperty("")  # a refusal, repeated here because the banner is under the popup
 
+    def on_dismiss(self) -> None:
+        if self.screen is not None and self.screen.popup is self:
+            self.screen.popup = None
+
 
 class QuarkDrawPopup(QuarkPopup):
     """Draw: blind from the quark deck, or a face-up card."""
@@ -152,18 +168,29 @@ class QuarkDiscardDrawPopup(QuarkPopup):
 
 
 class QuarkAnnihilatePopup(QuarkPopup):
-    """Annihilate: the rank of the pair (and how many of its two cards were decayed)."""
+    """Annihilate: the rank of the pair (and how many of its two cards were decayed). Kept by its screen:
+    `ready` sets it for each opening."""
 
     decayed = NumericProperty(0)
     decayed_max = NumericProperty(0)
     ranks = ListProperty([])  # the presenter's `RankChoice`s
 
     def on_kv_post(self, base_widget: Any) -> None:
-        _drop_unless(self, "decayed_row", self.decayed_max > 0)
-        for choice in self.ranks:
+        self._decayed_row = OptionalRow(self.ids.decayed_row)
+
+    def ready(self, player: str, ranks: list[presenter.RankChoice], decayed_max: int) -> None:
+        """As a new one: for `player`, this turn's ranks, none of the decayed cards counted yet."""
+        self.player, self.error, self.decayed, self.decayed_max = player, "", 0, decayed_max
+        self._decayed_row.show(decayed_max > 0)
+        if ranks == self.ranks:
+            return
+        self.ranks = ranks
+        grid = self.ids.rank_grid
+        grid.clear_widgets()
+        for choice in ranks:
             button = Factory.BigButton(text=choice.text, height=dp(64))
             button.bind(on_release=lambda _b, rank=choice.rank: self.screen.annihilate(rank, int(self.decayed)))
-            self.ids.rank_grid.add_widget(button)
+            grid.add_widget(button)
 
 
 class QuarkCreatePopup(QuarkPopup):
@@ -181,26 +208,38 @@ class QuarkCreatePopup(QuarkPopup):
     targets = ListProperty([])
 
     def on_kv_post(self, base_widget: Any) -> None:
-        _drop_unless(self, "decayed_row", self.decayed_max > 0)
+        self._decayed_row = OptionalRow(self.ids.decayed_row)
+        self._toggles: dict[str, dict[str, Widget]] = {"source": {}, "target": {}}  # each row's, by rank
+
+    def ready(self, player: str, sources: list[str], targets: list[str], decayed_max: int) -> None:
+        """As a new one: for `player`, nothing chosen, the ranks a card may turn from and into this turn."""
+        self.player, self.error, self.decayed_max = player, "", decayed_max
+        self._decayed_row.show(decayed_max > 0)
+        if (sources, targets) != (self.sources, self.targets):
+            self.sources, self.targets = sources, targets
+            self._make_toggles()
+        self.particle, self.points, self.source, self.target, self.decayed = "", 0, "", "", 0
+        self.update()
+
+    def _make_toggles(self) -> None:
         for row, ranks, prop in (
             (self.ids.source_row, self.sources, "source"),
             (self.ids.target_row, self.targets, "target"),
         ):
+            row.clear_widgets()
+            self._toggles[prop] = {}
             for rank, words in presenter.ranks_text(ranks):
-                toggle = Factory.QuarkToggle(text=words)
+                toggle = self._toggles[prop][rank] = Factory.QuarkToggle(text=words)
                 toggle.bind(on_release=lambda _t, r=rank, p=prop: self.pick(p, r))
-                self.bind(
-                    **{
-                        prop: lambda _w, value, t=toggle, r=rank: setattr(
-                            t, "state", "down" if value == r else "normal"
-                        )
-                    }
-                )
                 row.add_widget(toggle)
 
     def pick(self, prop: str, rank: str) -> None:
         """A tap on a rank toggle: choose it, or clear it if it was chosen."""
         setattr(self, prop, "" if getattr(self, prop) == rank else rank)
+
+    def _mark(self, prop: str, chosen: str) -> None:
+        for rank, toggle in self._toggles[prop].items():
+            toggle.state = "down" if rank == chosen else "normal"
 
     def on_particle(self, *_args: Any) -> None:
         self.update()
@@ -209,9 +248,11 @@ class QuarkCreatePopup(QuarkPopup):
         self.update()
 
     def on_source(self, *_args: Any) -> None:
+        self._mark("source", self.source)
         self.update()
 
     def on_target(self, *_args: Any) -> None:
+        self._mark("target", self.target)
         self.update()
 
     def on_decayed(self, *_args: Any) -> None:
@@ -265,12 +306,21 @@ class QuarkCorrectPopup(QuarkPopup):
     preview = StringProperty("")
     allowed = BooleanProperty(False)
 
+    def ready(self, player: str, whose_choices: list[Any], whose: str, counter: str) -> None:
+        """As a new one: for `player`, on `whose` `counter`, its value our count."""
+        self.player, self.error = player, ""
+        self.whose_choices = whose_choices
+        self._choose(whose, counter)
+
     def pick(self, whose: Any, counter: Any) -> None:
         """A tap on whose or which counter: the value starts again from our count."""
         shown = self.screen.shown if self.screen is not None else None
         if shown is None or whose is None or (whose == self.whose and counter == self.counter):
             return  # still being built, or nothing changed
-        chosen = presenter.choose(shown, str(whose), str(counter or ""))
+        self._choose(str(whose), str(counter or ""))
+
+    def _choose(self, whose: str, counter: str) -> None:
+        chosen = presenter.choose(self.screen.shown, whose, counter)
         self.counter_choices = list(presenter.counter_choices(chosen.whose))
         self.whose, self.counter = chosen.whose, chosen.counter
         self.was = self.value = chosen.value
@@ -292,6 +342,11 @@ class QuarkCorrectPopup(QuarkPopup):
     def confirm(self) -> None:
         if self.screen.send(self.correction().action()):
             self.dismiss()
+
+
+KEPT_POPUPS = (QuarkCreatePopup, QuarkAnnihilatePopup, QuarkCorrectPopup)
+"""The popups a Quark screen keeps and makes ahead: the biggest, each a few dozen widgets (issue 26)."""
+Kept = TypeVar("Kept", bound=QuarkPopup)
 
 
 class QuarkScreen(GameScreen):
@@ -344,8 +399,7 @@ class QuarkScreen(GameScreen):
     # -- the action bar -----------------------------------------------------------------
 
     def _open(self, popup: QuarkPopup) -> QuarkPopup:
-        self.popup = popup
-        popup.bind(on_dismiss=lambda *_: setattr(self, "popup", None))
+        self.popup = popup  # until it is dismissed (`QuarkPopup.on_dismiss`)
         popup.open()
         return popup
 
@@ -365,27 +419,27 @@ class QuarkScreen(GameScreen):
             QuarkDiscardDrawPopup(screen=self, player=shown.player, row=shown.quark_row, deck=shown.quark_deck)
         )
 
+    def popups_made_ahead(self) -> list[tuple[str, Callable[[], ModalView]]]:
+        kept = [(kind.__name__, partial(kind, screen=self)) for kind in KEPT_POPUPS]
+        return [*super().popups_made_ahead(), *kept]
+
+    def _kept_popup(self, kind: type[Kept]) -> Kept:
+        """The screen's popup of `kind`, made once (ahead, or on its first tap); `ready` sets it for the turn."""
+        return self._kept.get(kind.__name__, partial(kind, screen=self))
+
     def open_annihilate(self) -> QuarkPopup:
         shown = self.shown
         assert shown is not None
-        return self._open(
-            QuarkAnnihilatePopup(
-                screen=self,
-                player=shown.player,
-                ranks=list(shown.rank_choices),
-                decayed_max=shown.annihilate_decayed_most,
-            )
-        )
+        popup = self._kept_popup(QuarkAnnihilatePopup)
+        popup.ready(shown.player, list(shown.rank_choices), shown.annihilate_decayed_most)
+        return self._open(popup)
 
     def open_create(self) -> QuarkPopup:
         shown = self.shown
         assert shown is not None
-        popup = QuarkCreatePopup(
-            screen=self,
-            player=shown.player,
-            sources=list(shown.transform_sources),
-            targets=list(shown.transform_targets),
-            decayed_max=shown.create_decayed_most,
+        popup = self._kept_popup(QuarkCreatePopup)
+        popup.ready(
+            shown.player, list(shown.transform_sources), list(shown.transform_targets), shown.create_decayed_most
         )
         return self._open(popup)
 
@@ -401,8 +455,8 @@ class QuarkScreen(GameScreen):
         """The correction popup, on `whose` counter (the current player's energy unless told)."""
         shown = self.shown
         assert shown is not None
-        popup = QuarkCorrectPopup(screen=self, player=shown.player, whose_choices=list(shown.correctable))
-        popup.pick(shown.player if whose is None else whose, counter)
+        popup = self._kept_popup(QuarkCorrectPopup)
+        popup.ready(shown.player, list(shown.correctable), shown.player if whose is None else whose, counter)
         return self._open(popup)
 
     def draw(self, source: str) -> None:

@@ -271,6 +271,7 @@ class QuinScreen(GameScreen):
         return found
 
     def on_enter(self, *_args: Any) -> None:
+        super().on_enter(*_args)
         # A display or a phone comes and goes without a move: the setup's words follow it within a second.
         self._watching.cancel()
         self._watching = Clock.schedule_interval(lambda _dt: self._watch_screens(), 1.0)

@@ -12,17 +12,24 @@ over `OPENING_SECONDS` from the first frame after it opened, however long
 building it took, and swallows every touch that begins meanwhile. It does so
 through Kivy's public API only (``open(animation=False)``, `opacity`, an
 `Animation` of its own), never ModalView's private fade.
+
+Issue 26 ("quick on every tap"): making a popup's buttons and their rules
+was most of a tap on the Menu or Settings. `KeptPopups` makes each at its
+first opening and opens the same one again after.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from kivy.animation import Animation
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty
 from kivy.uix.modalview import ModalView
 from kivy.uix.popup import Popup
+
+View = TypeVar("View", bound=ModalView)
 
 OPENING_SECONDS = 0.25
 """How long a steady popup takes to appear, taking no touch: as long as Kivy's own `double_tap_time`."""
@@ -98,3 +105,31 @@ class FittedPopup(SteadyOpening, Popup):
         parts = [part for part in frame.children if part.size_hint_y is None]  # all but the container
         _, top, _, bottom = frame.padding
         self.frame_height = top + bottom + sum(part.height for part in parts) + frame.spacing[1] * len(parts)
+
+
+class KeptPopups:
+    """Popups made at their first opening and opened again after, one of each kind.
+
+    A kept popup brings itself up to date as it opens (its ``on_pre_open``): it
+    must show what a new one would. While the last one of a kind is still
+    fading out (Kivy removes it from the window only then, and until then
+    cannot open it again) a new one is made, and kept instead.
+    """
+
+    def __init__(self) -> None:
+        self._popups: dict[str, ModalView] = {}
+
+    def make_ahead(self, kind: str, make: Callable[[], ModalView]) -> None:
+        """Make the popup of `kind` now, before its first tap, unless one was made already."""
+        if kind not in self._popups:
+            self._popups[kind] = make()
+
+    def get(self, kind: str, make: Callable[[], View]) -> View:
+        popup = self._popups.get(kind)
+        if popup is None or popup.parent is not None:
+            popup = self._popups[kind] = make()
+        else:
+            # Off the window nothing of it should move: a fade-out cut short by a dismissal without animation
+            # would otherwise go on, and take the popup away again once it is open.
+            Animation.cancel_all(popup)
+        return cast(View, popup)  # `make` of one kind always makes the same class

@@ -36,7 +36,9 @@ class SettingsPopup(Popup):
         kv.load_kv(KV)
         self.app = app
         super().__init__(**kwargs)
-        self.refresh()
+
+    def on_pre_open(self) -> None:
+        self.refresh()  # at every opening: home keeps its Settings (`KeptPopups`), and the phones change
 
     def shown(self) -> PhonesSetting:
         from hardware.phones.networks import networks
