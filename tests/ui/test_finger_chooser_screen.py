@@ -84,12 +84,18 @@ def test_every_finger_gets_a_numbered_ring_and_one_is_chosen_after_two_still_sec
     last = screen.session.view().last
     assert last is not None and last.fingers == tuple(range(1, count + 1))
     assert screen.chooser.phase == "chosen"
-    ui.wait(0.6)  # the rings' growth and fading: an animation of 0.4 s
-    for ring in glass.rings():
-        if ring.label == str(last.chosen):
-            assert ring.radius == pytest.approx(dp(RADIUS) * GROWN, rel=0.01) and ring.opacity == 1
-        else:
-            assert ring.opacity == pytest.approx(FADED, abs=0.01)
+    def at_rest() -> bool:
+        return all(
+            ring.radius == pytest.approx(dp(RADIUS) * GROWN, rel=0.01) and ring.opacity == 1
+            if ring.label == str(last.chosen)
+            else ring.opacity == pytest.approx(FADED, abs=0.01)
+            for ring in glass.rings()
+        )
+
+    # The rings' growth and fading: an animation of 0.4 s from the chooser's next tick (on a loaded machine its
+    # last frames come later: a limit, not a measurement).
+    ui.wait(0.6)
+    assert ui.wait_until(at_rest, timeout=5.0), [(r.label, r.radius, r.opacity) for r in glass.rings()]
     assert screen.chooser.headline == f"Ring {last.chosen} is chosen!"
     glass.lift_all()
     assert not screen.chooser.rings and screen.chooser.phase == "waiting"

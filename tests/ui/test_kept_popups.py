@@ -197,13 +197,18 @@ def _cancel(ui: Any, popup: Any) -> None:
     assert popup.parent is None
 
 
+def _place(widget: Any) -> tuple[int, ...]:
+    """Where a widget is on the window, and how big, to the pixel."""
+    return tuple(round(v) for v in (*widget.to_window(*widget.pos), *widget.size))
+
+
 def _look(popup: Any) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
     """What a player sees of a popup, and what its buttons would send: its own properties, and each widget's
     kind, words, state and whether it can be tapped, in order."""
     own = {name: getattr(popup, name) for name in QUARK_OWN if hasattr(popup, name)}
     own = {name: list(value) if isinstance(value, list) else value for name, value in own.items()}
     widgets = [
-        (type(w).__name__, getattr(w, "text", None), getattr(w, "state", None), w.disabled, w.opacity)
+        (type(w).__name__, getattr(w, "text", None), getattr(w, "state", None), w.disabled, w.opacity, _place(w))
         for w in popup.content.walk(restrict=True)
     ]
     return own, widgets
@@ -231,12 +236,17 @@ def _as_new(ui: Any, screen: Any) -> None:
 def test_quarks_kept_popups_open_for_the_next_player_as_new_ones_would(ui: Any) -> None:
     """Quark's Create ("the particle, its printed points, at most one transformation"), Annihilate ("the rank
     of the pair", and how many of its cards were decayed) and Correct ("whose, which counter, its value") are
-    kept by their screen. Ann begins each and cancels; then each opens for her, and after her turn for Bo,
-    exactly as a popup made new then does: nothing of the last opening left chosen, the decayed cards' row as
-    the turn allows."""
+    kept by their screen, made while the table looks at the board. Ann begins each and cancels; then each opens
+    for her, and after her turn for Bo, exactly as a popup made new then does, each widget in the same place:
+    nothing of the last opening left chosen, the decayed cards' row as the turn allows."""
+    from ui.screens.base import AHEAD_SECONDS
+
     screen = ui.start_game("quark", QUARK_PLAYERS)
     body = screen.body
+    ui.wait(AHEAD_SECONDS + 0.5)  # the table looks at the board: its popups are made meanwhile
+    made = {kind: screen._kept.get(kind, lambda: pytest.fail("not made ahead")) for kind in QUARK_OPENERS}
     create = _quark_popup(ui, body, "QuarkCreatePopup")
+    assert create is made["QuarkCreatePopup"]
     ui.tap(ui.find_text(ui.find(create, "particle_row"), "Meson"))
     ui.tap(ui.find(ui.find(create, "points"), "up_button"))
     ui.tap(ui.find_text(ui.find(create, "source_row"), "UP"))
@@ -246,6 +256,7 @@ def test_quarks_kept_popups_open_for_the_next_player_as_new_ones_would(ui: Any) 
     annihilate = _quark_popup(ui, body, "QuarkAnnihilatePopup")
     _cancel(ui, annihilate)
     correct = _quark_popup(ui, body, "QuarkCorrectPopup")
+    assert [create, annihilate, correct] == list(made.values())
     assert (correct.whose, correct.counter) == ("Ann", "energy")
     ui.tap(ui.find(ui.find(correct, "value"), "jump_button"))  # Ann's own energy, +5: then Cancel
     assert correct.value == correct.was + 5

@@ -153,6 +153,15 @@ class QuarkPopup(Popup):
             self.screen.popup = None
 
 
+class KeptQuarkPopup(QuarkPopup):
+    """A popup its screen keeps, made a moment after the screen shows (`KeptPopups`); `ready` sets it for each
+    opening."""
+
+    def ready(self, shown: presenter.QuarkShown) -> None:
+        """Set for the turn `shown`, exactly as a popup made new for it would open."""
+        raise NotImplementedError
+
+
 class QuarkDrawPopup(QuarkPopup):
     """Draw: blind from the quark deck, or a face-up card."""
 
@@ -167,9 +176,8 @@ class QuarkDiscardDrawPopup(QuarkPopup):
     deck = NumericProperty(0)
 
 
-class QuarkAnnihilatePopup(QuarkPopup):
-    """Annihilate: the rank of the pair (and how many of its two cards were decayed). Kept by its screen:
-    `ready` sets it for each opening."""
+class QuarkAnnihilatePopup(KeptQuarkPopup):
+    """Annihilate: the rank of the pair (and how many of its two cards were decayed)."""
 
     decayed = NumericProperty(0)
     decayed_max = NumericProperty(0)
@@ -178,10 +186,13 @@ class QuarkAnnihilatePopup(QuarkPopup):
     def on_kv_post(self, base_widget: Any) -> None:
         self._decayed_row = OptionalRow(self.ids.decayed_row)
 
-    def ready(self, player: str, ranks: list[presenter.RankChoice], decayed_max: int) -> None:
-        """As a new one: for `player`, this turn's ranks, none of the decayed cards counted yet."""
-        self.player, self.error, self.decayed, self.decayed_max = player, "", 0, decayed_max
-        self._decayed_row.show(decayed_max > 0)
+    def ready(self, shown: presenter.QuarkShown) -> None:
+        """For the player to play, none of the decayed cards counted yet; the ranks' buttons are made again only
+        when the ranks' energy changes."""
+        self.player, self.error, self.decayed = shown.player, "", 0
+        self.decayed_max = shown.annihilate_decayed_most
+        self._decayed_row.show(self.decayed_max > 0)
+        ranks = list(shown.rank_choices)
         if ranks == self.ranks:
             return
         self.ranks = ranks
@@ -193,7 +204,7 @@ class QuarkAnnihilatePopup(QuarkPopup):
             grid.add_widget(button)
 
 
-class QuarkCreatePopup(QuarkPopup):
+class QuarkCreatePopup(KeptQuarkPopup):
     """Create: the particle, its printed points, at most one transformation; the cost shown before confirming."""
 
     particle = StringProperty("")
@@ -211,10 +222,12 @@ class QuarkCreatePopup(QuarkPopup):
         self._decayed_row = OptionalRow(self.ids.decayed_row)
         self._toggles: dict[str, dict[str, Widget]] = {"source": {}, "target": {}}  # each row's, by rank
 
-    def ready(self, player: str, sources: list[str], targets: list[str], decayed_max: int) -> None:
-        """As a new one: for `player`, nothing chosen, the ranks a card may turn from and into this turn."""
-        self.player, self.error, self.decayed_max = player, "", decayed_max
-        self._decayed_row.show(decayed_max > 0)
+    def ready(self, shown: presenter.QuarkShown) -> None:
+        """For the player to play, nothing chosen; the rank toggles are made again only when the ranks change."""
+        self.player, self.error = shown.player, ""
+        self.decayed_max = shown.create_decayed_most
+        self._decayed_row.show(self.decayed_max > 0)
+        sources, targets = list(shown.transform_sources), list(shown.transform_targets)
         if (sources, targets) != (self.sources, self.targets):
             self.sources, self.targets = sources, targets
             self._make_toggles()
@@ -294,7 +307,7 @@ class QuarkEndTurnPopup(QuarkPopup):
             self.dismiss()
 
 
-class QuarkCorrectPopup(QuarkPopup):
+class QuarkCorrectPopup(KeptQuarkPopup):
     """Correct a count: whose (a player, or the table), which counter, its value with − and +, then save."""
 
     whose = StringProperty(presenter.TABLE)
@@ -306,11 +319,11 @@ class QuarkCorrectPopup(QuarkPopup):
     preview = StringProperty("")
     allowed = BooleanProperty(False)
 
-    def ready(self, player: str, whose_choices: list[Any], whose: str, counter: str) -> None:
-        """As a new one: for `player`, on `whose` `counter`, its value our count."""
-        self.player, self.error = player, ""
-        self.whose_choices = whose_choices
-        self._choose(whose, counter)
+    def ready(self, shown: presenter.QuarkShown, whose: str | None = None, counter: str = "energy") -> None:
+        """On `whose` `counter` (the player to play's energy unless told), its value our count."""
+        self.player, self.error = shown.player, ""
+        self.whose_choices = list(shown.correctable)
+        self._choose(shown.player if whose is None else whose, counter)
 
     def pick(self, whose: Any, counter: Any) -> None:
         """A tap on whose or which counter: the value starts again from our count."""
@@ -346,7 +359,7 @@ class QuarkCorrectPopup(QuarkPopup):
 
 KEPT_POPUPS = (QuarkCreatePopup, QuarkAnnihilatePopup, QuarkCorrectPopup)
 """The popups a Quark screen keeps and makes ahead: the biggest, each a few dozen widgets (issue 26)."""
-Kept = TypeVar("Kept", bound=QuarkPopup)
+Kept = TypeVar("Kept", bound=KeptQuarkPopup)
 
 
 class QuarkScreen(GameScreen):
@@ -420,27 +433,32 @@ class QuarkScreen(GameScreen):
         )
 
     def popups_made_ahead(self) -> list[tuple[str, Callable[[], ModalView]]]:
-        kept = [(kind.__name__, partial(kind, screen=self)) for kind in KEPT_POPUPS]
+        kept = [(kind.__name__, partial(self._new_popup, kind)) for kind in KEPT_POPUPS]
         return [*super().popups_made_ahead(), *kept]
 
+    def _new_popup(self, kind: type[Kept]) -> Kept:
+        """A popup to keep, set for the turn shown: its rank buttons are made now, not on the tap."""
+        popup = kind(screen=self)
+        if self.shown is not None:
+            popup.ready(self.shown)
+        return popup
+
     def _kept_popup(self, kind: type[Kept]) -> Kept:
-        """The screen's popup of `kind`, made once (ahead, or on its first tap); `ready` sets it for the turn."""
-        return self._kept.get(kind.__name__, partial(kind, screen=self))
+        """The screen's popup of `kind`, made once (ahead, or on its first tap)."""
+        return self._kept.get(kind.__name__, partial(self._new_popup, kind))
 
     def open_annihilate(self) -> QuarkPopup:
         shown = self.shown
         assert shown is not None
         popup = self._kept_popup(QuarkAnnihilatePopup)
-        popup.ready(shown.player, list(shown.rank_choices), shown.annihilate_decayed_most)
+        popup.ready(shown)
         return self._open(popup)
 
     def open_create(self) -> QuarkPopup:
         shown = self.shown
         assert shown is not None
         popup = self._kept_popup(QuarkCreatePopup)
-        popup.ready(
-            shown.player, list(shown.transform_sources), list(shown.transform_targets), shown.create_decayed_most
-        )
+        popup.ready(shown)
         return self._open(popup)
 
     def open_end_turn(self) -> QuarkPopup:
@@ -456,7 +474,7 @@ class QuarkScreen(GameScreen):
         shown = self.shown
         assert shown is not None
         popup = self._kept_popup(QuarkCorrectPopup)
-        popup.ready(shown.player, list(shown.correctable), shown.player if whose is None else whose, counter)
+        popup.ready(shown, whose, counter)
         return self._open(popup)
 
     def draw(self, source: str) -> None:

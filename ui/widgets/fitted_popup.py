@@ -120,9 +120,13 @@ class KeptPopups:
         self._popups: dict[str, ModalView] = {}
 
     def make_ahead(self, kind: str, make: Callable[[], ModalView]) -> None:
-        """Make the popup of `kind` now, before its first tap, unless one was made already."""
+        """Make the popup of `kind` now, before its first tap, unless one was made already; and size it as the
+        window will, so that its layout and its words' textures are done before the tap too."""
+        from kivy.core.window import Window
+
         if kind not in self._popups:
-            self._popups[kind] = make()
+            self._popups[kind] = popup = make()
+            Window.update_childsize([popup])
 
     def get(self, kind: str, make: Callable[[], View]) -> View:
         popup = self._popups.get(kind)
