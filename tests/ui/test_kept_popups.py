@@ -293,3 +293,15 @@ def test_quarks_kept_popups_open_for_the_next_player_as_new_ones_would(ui: Any) 
         kept = _quark_popup(ui, body, kind)  # the decayed cards' row back in its place, for Bo
         ui.screenshot(f"quark-{name}-kept.png")
         _cancel(ui, kept)
+
+
+def test_a_sentence_in_the_banner_does_not_stop_the_menu_being_made_ahead(ui: Any) -> None:
+    """A game screen often says something as it shows (a resumed game, a refusal): its Menu is made ahead all
+    the same, and only a screen put away makes none."""
+    from ui.screens.base import AHEAD_SECONDS
+
+    screen = ui.start_game("quintet", ["Ann", "Bo"])
+    screen.say("Resumed where you left off.")
+    ui.wait(AHEAD_SECONDS + 0.3)
+    made = screen._kept.get("menu", lambda: pytest.fail("no Menu was made ahead"))
+    assert _open_menu(ui, screen) is made

@@ -128,7 +128,7 @@ class GameScreen(Screen):
         self._on_home = on_home
         self.phone_choices: set[str] = set()  # display seats whose player chose a phone too, while this game shows
         self._open_views: dict[str, ModalView] = {}  # the popup of each kind that is open (`open_once`)
-        self._kept = KeptPopups()  # the Menu, made at its first opening
+        self._kept = KeptPopups()  # the Menu (and a game's own `popups_made_ahead`), made once
         super().__init__(name=f"game:{session.game.name}", **kwargs)
         turn = self.ids.get("turn_label")
         if turn is not None:  # a screen with rules of its own may have no top bar of ours
@@ -219,8 +219,6 @@ class GameScreen(Screen):
         if self._banner_timer is not None:
             self._banner_timer.cancel()
             self._banner_timer = None
-        if self._making_ahead is not None:
-            self._making_ahead.cancel()
         if text and not error and not self._closed:  # a closed screen (a replay's) is drawn, never waited on
             self._banner_timer = Clock.schedule_once(lambda _dt: self._plain_gone(text), PLAIN_SECONDS)
 
@@ -434,6 +432,8 @@ class GameScreen(Screen):
         if self._banner_timer is not None:
             self._banner_timer.cancel()
             self._banner_timer = None
+        if self._making_ahead is not None:
+            self._making_ahead.cancel()
 
 
 class GameMenu(FittedPopup):

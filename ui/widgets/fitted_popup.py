@@ -110,8 +110,8 @@ class FittedPopup(SteadyOpening, Popup):
 class KeptPopups:
     """Popups made at their first opening and opened again after, one of each kind.
 
-    A kept popup brings itself up to date as it opens (its ``on_pre_open``): it
-    must show what a new one would. While the last one of a kind is still
+    A kept popup is brought up to date as it opens (by its ``on_pre_open``, or
+    by its opener): it must show what a new one would. While the last one of a kind is still
     fading out (Kivy removes it from the window only then, and until then
     cannot open it again) a new one is made, and kept instead.
     """
