@@ -444,8 +444,8 @@ class QuarkScreen(GameScreen):
         return popup
 
     def _kept_popup(self, kind: type[Kept]) -> Kept:
-        """The screen's popup of `kind`, made once (ahead, or on its first tap)."""
-        return self._kept.get(kind.__name__, partial(self._new_popup, kind))
+        """The screen's popup of `kind`, made once (ahead, or on its first tap, whose opener sets it then)."""
+        return self._kept.get(kind.__name__, partial(kind, screen=self))
 
     def open_annihilate(self) -> QuarkPopup:
         shown = self.shown
