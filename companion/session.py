@@ -49,6 +49,9 @@ class Move:
     # The game clock when it was made (pauses left out); None if stored before it was kept. Not part of what the
     # move is: a game resumed from a file without clocks is the very same game.
     clock: float | None = field(default=None, compare=False)
+    # When it was stored, by the table's clock (the time its line in the Log shows); None if not stored. Not part
+    # of what the move is either.
+    at: float | None = field(default=None, compare=False)
 
     @property
     def begins_play(self) -> bool:
@@ -140,7 +143,7 @@ class Session(Generic[S, PV, OV]):
         for move in store.moves(record.id):
             events = tuple([game.event_from_json(e) for e in move.events])
             action = game.parse_action(move.action, names, stored=True)
-            kept = Move(action, events, tuple(move.draws), clock_of(move.action))
+            kept = Move(action, events, tuple(move.draws), clock_of(move.action), at=move.at)
             if move.undone:
                 session._redo.append(kept)  # stored in seq order: the next redo is the earliest undone move
                 continue
@@ -248,7 +251,7 @@ class Session(Generic[S, PV, OV]):
         for event in events:
             state = self.game.evolve(state, event)
         now, elapsed = self._clock(), self.elapsed
-        move = Move(action, events, tuple(tape.drawn), round(elapsed, 3))
+        move = Move(action, events, tuple(tape.drawn), round(elapsed, 3), at=now)
         outcome = self.game.outcome(state)
         self.store.record(
             self.game_id,

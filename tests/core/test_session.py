@@ -76,6 +76,26 @@ def test_redo_restores_the_same_events(tiny):
     assert not session.redo()
 
 
+def test_each_move_keeps_the_time_it_was_stored_at_through_undo_redo_and_a_restart(tiny, tmp_path):
+    """A move carries the time the games file has for it (`Move.at`), so a Log that catches up later tells each
+    move "with its time" (issue 14), not the time it learned of it; a redo keeps the first time, as the file does."""
+    path, clock = tmp_path / "games.db", ManualClock(5000.0)
+    with Store.open(path) as store:
+        session = start(store, "Ann", "Bo", "Cy", seed=9, clock=clock)
+        for name in ("Ann", "Bo", "Cy"):
+            clock.now += 60
+            session.act({"type": "roll", "player": name})
+        clock.now += 600
+        session.undo()
+        session.redo()
+        stored = [move.at for move in store.moves(session.game_id)]
+        assert [move.at for move in session.moves] == stored == [5060.0, 5120.0, 5180.0]
+    with Store.open(path) as store:
+        resumed = Session.resume(store, dice=RandomDice.seeded(0), clock=clock)
+        assert resumed is not None
+        assert [move.at for move in resumed.moves] == stored
+
+
 def test_a_new_action_drops_the_redo_stack(tiny):
     session = start(Store.in_memory(), "Ann", "Bo")
     session.act({"type": "pass", "player": "Ann"})

@@ -168,7 +168,7 @@ def test_the_log_of_a_game_in_play_follows_the_moves_made_while_it_is_open(ui: A
 
     ui.tap(view.ids.close_button)
     ui.settle()
-    assert view.parent is None and view.live is None
+    assert view.parent is None and not view.following
     count = len(line_texts(view))
     session.undo()  # after closing, the Log no longer listens to the game
     ui.frames(2)

@@ -194,9 +194,10 @@ class Followed:
 class LiveStory:
     """The story of a game in play, kept up with its session step by step (the Log that follows the game).
 
-    `clock` is the session's own (the table's): a new step's time is the moment the Log learns of it,
-    which is when the session stored it, to the millisecond. A step undone and redone keeps its first time
-    (one undone before the Log opened has it in the games file only: the story is read again for it).
+    A new step's time is the one the session stored it with (`Move.at`), so a Log that catches up with
+    moves made while it was closed (a kept Log) tells them at their own times; `clock` (the session's own, the
+    table's) only stands in for a move that has none. A step undone and redone keeps its first time (one undone
+    before the Log opened has it in the games file only: the story is read again for it).
     """
 
     def __init__(self, session: AnySession, told: Story, clock: Callable[[], float] = time.time) -> None:
@@ -273,7 +274,7 @@ class LiveStory:
         turn = game.current_player(before)
         step = Step(
             number=len(self._moves) + 1,
-            at=self._clock(),
+            at=move.at if move.at is not None else self._clock(),
             player=player if isinstance(player, str) else None,
             sentences=tuple(sentences),
             events=tuple(events),

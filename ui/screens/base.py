@@ -267,29 +267,37 @@ class GameScreen(Screen):
         if not self.session.paused:
             self._ticker = Clock.schedule_once(lambda _dt: self._tick(), next_tick(elapsed))
 
-    def popups_made_ahead(self) -> list[tuple[str, Callable[[], ModalView]]]:
+    def popups_made_ahead(self) -> list[tuple[str, Callable[[], ModalView | None]]]:
         """The popups this screen keeps (`KeptPopups`), each made a moment after the screen shows; a game whose
-        own popups are kept adds them."""
-        return [("menu", self._new_menu)]
+        own popups are kept adds them. The Log is made caught up with the game, and catches up as it opens."""
+        return [("menu", self._new_menu), ("log", self._log_made_ahead)]
 
     def on_enter(self, *_args: Any) -> None:
         if self._making_ahead is None:
             waiting = self.popups_made_ahead()
-            self._making_ahead = Clock.schedule_once(lambda _dt: self._make_ahead(waiting), AHEAD_SECONDS)
+            self._making_ahead = Clock.schedule_once(lambda _dt: self._make_ahead(waiting, None), AHEAD_SECONDS)
 
-    def _make_ahead(self, waiting: list[tuple[str, Callable[[], ModalView]]]) -> None:
-        """One popup a frame: a tap meanwhile waits for one popup's making at most, never for all of them."""
-        if self._closed or not waiting:
+    def _make_ahead(self, waiting: list[tuple[str, Callable[[], ModalView | None]]], made: str | None) -> None:
+        """One popup a frame: a tap meanwhile waits for one popup's making at most, never for all of them. The
+        popup `made` in the frame before has its words drawn now (`KeptPopups.draw_ahead`)."""
+        if self._closed:
             return
-        self._kept.make_ahead(*waiting[0])
-        self._making_ahead = Clock.schedule_once(lambda _dt: self._make_ahead(waiting[1:]), 0)
+        if made is not None:
+            self._kept.draw_ahead(made)
+        if not waiting:
+            return
+        kind, make = waiting[0]
+        self._kept.make_ahead(kind, make)
+        self._making_ahead = Clock.schedule_once(lambda _dt: self._make_ahead(waiting[1:], kind), 0)
 
     def open_menu(self) -> GameMenu | None:
         menu: GameMenu | None = self.open_once("menu", lambda: self._kept.get("menu", self._new_menu))
         return menu
 
     def _new_menu(self) -> GameMenu:
-        return GameMenu(screen=self)
+        menu = GameMenu(screen=self)
+        menu.refresh()  # made ahead, its words are drawn as it will open (`KeptPopups.draw_ahead`)
+        return menu
 
     def open_once(self, kind: str, make: Callable[[], ModalView | None]) -> Any:
         """Open the popup `make` gives, unless one of the same `kind` is open (issue 21: "Popups that stack").
@@ -311,6 +319,7 @@ class GameScreen(Screen):
         self._open_views[kind] = view
 
         def gone(*_args: Any) -> None:
+            view.funbind("on_dismiss", gone)  # a kept popup is held again at its next opening
             if self._open_views.get(kind) is view:
                 del self._open_views[kind]
 
@@ -387,10 +396,15 @@ class GameScreen(Screen):
         return panel
 
     def open_log(self) -> None:
-        """The game's story: its public events, each with its time (`ui.screens.log`)."""
-        from ui.screens.log import open_log
+        """The game's story: its public events, each with its time (`ui.screens.log`); kept, as the Menu is."""
+        from ui.screens.log import new_log, open_log
 
-        self.open_once("log", lambda: open_log(self))
+        self.open_once("log", lambda: open_log(self, lambda: self._kept.get("log", lambda: new_log(self))))
+
+    def _log_made_ahead(self) -> ModalView | None:
+        from ui.screens.log import log_made_ahead
+
+        return log_made_ahead(self)
 
     def toggle_clock(self) -> None:
         if self.session.paused:
@@ -458,11 +472,14 @@ class GameMenu(FittedPopup):
         self._phones_button: Widget = self.ids.phones_button.__self__
 
     def on_pre_open(self) -> None:
+        self._chosen = False
+        self.refresh()
+
+    def refresh(self) -> None:
         """Brought up to date at every opening: the screen keeps one Menu (`KeptPopups`), and what it may offer
         changes with the game (`can_race` and `can_leave` are the screen's plain properties: kv cannot watch
         them)."""
         screen = self.screen
-        self._chosen = False
         self.can_race, self.can_leave = screen.can_race, screen.can_leave
         slot, button = self.ids.phones_slot, self._phones_button
         if screen.can_show_phones and button.parent is None:

@@ -202,7 +202,7 @@ class HomeScreen(Screen):
         self._colours_read: set[frozenset[str]] = set()  # pairs of colours a tap on the colour sentence put away
         self._wins: tuple[Bar, ...] = ()
         self._bars_shown: tuple[Bar, ...] | None = None
-        self._kept: KeptPopups | None = None  # Settings, once first opened
+        self._kept: KeptPopups | None = None  # Settings, Past games and a past game's Log, once first opened
         super().__init__(name="home", **kwargs)
         self._unfinished_view: UnfinishedView | None = None  # made when first shown (`unfinished_view`)
         self._unfinished: list[UnfinishedEntry] = []
@@ -533,23 +533,29 @@ class HomeScreen(Screen):
         return popup
 
     def show_past_games(self) -> PastGamesPopup:
+        """Past games, on their newest page: made at the first tap, then the same popup (issue 26)."""
         from ui.screens.home_popups import PastGamesPopup
 
-        popup = PastGamesPopup(home=self)
+        popup = self._kept_popups().get("past games", lambda: PastGamesPopup(home=self))
         popup.go(1)
         popup.open()
         return popup
 
     def show_settings(self) -> Any:
         """Settings: made at the first tap, then the same popup, up to date, at every tap after (issue 26)."""
-        from ui.widgets.fitted_popup import KeptPopups
         from ui.widgets.settings import SettingsPopup  # loaded on the tap: not needed to start
+
+        popup = self._kept_popups().get("settings", lambda: SettingsPopup(app=self.app))
+        popup.open()
+        return popup
+
+    def _kept_popups(self) -> KeptPopups:
+        """Home's kept popups (Settings, Past games, a past game's Log): none until the first of them is tapped."""
+        from ui.widgets.fitted_popup import KeptPopups  # loaded on that tap: not needed to start
 
         if self._kept is None:
             self._kept = KeptPopups()
-        popup = self._kept.get("settings", lambda: SettingsPopup(app=self.app))
-        popup.open()
-        return popup
+        return self._kept
 
     def past_page(self, page: int) -> tuple[PastPage, list[PastGame]]:
         """Page `page` of the past games (ended without a result too), newest first: only its rows are read."""
@@ -566,7 +572,7 @@ class HomeScreen(Screen):
         from ui.screens import screen_class
         from ui.screens.log import open_past_game
 
-        return open_past_game(self.app.table.store, game_id, screen_class)
+        return open_past_game(self.app.table.store, game_id, screen_class, kept=self._kept_popups())
 
 
 class WinsStrip(ButtonBehavior, BoxLayout):

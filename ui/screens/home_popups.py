@@ -76,7 +76,8 @@ class PastGameRow(ButtonBehavior, BoxLayout):
     """One past game: game, result and when, players; a tap opens its Log.
 
     A game ended without a result has Take back: a tap, and it is unfinished again; the same button then
-    resumes it. The row stays where it is (the next tap may aim at the row under it).
+    resumes it. The row stays where it is (the next tap may aim at the row under it). A finished game's row has
+    no such button (and no hidden target): it is taken out. Rows are used again for other games (`go`).
     """
 
     game_id = NumericProperty(0)
@@ -89,12 +90,26 @@ class PastGameRow(ButtonBehavior, BoxLayout):
     popup = ObjectProperty(None)
 
     def on_kv_post(self, base_widget: Any) -> None:
-        if not self.abandoned:  # a finished game has its result: nothing to take back (and no hidden target)
-            self.remove_widget(self.ids.take_back_button)
+        # Held here: taken out for a finished game, and ids hold only weak references.
+        self._take_back_button = self.ids.take_back_button.__self__
+        self.on_abandoned(self, self.abandoned)
+
+    def on_abandoned(self, _row: PastGameRow, abandoned: bool) -> None:
+        button = getattr(self, "_take_back_button", None)  # None while its rules are being applied
+        if button is None:
+            return
+        if abandoned and button.parent is None:
+            self.add_widget(button)  # last: its place, at the right
+        elif not abandoned and button.parent is self:
+            self.remove_widget(button)
 
 
 class PastGamesPopup(Popup):
-    """Finished games, newest first, a few to a page: each opens its Log and replay."""
+    """Finished games, newest first, a few to a page: each opens its Log and replay.
+
+    Home keeps it (issue 26): each opening and each page sets the rows it has to other games, and makes only the
+    rows it lacks.
+    """
 
     home = ObjectProperty(None)
     page = NumericProperty(1)
@@ -104,18 +119,32 @@ class PastGamesPopup(Popup):
     text = StringProperty("")
     """The page in words, one game a line."""
 
+    def __init__(self, **kwargs: Any) -> None:
+        self._made: list[PastGameRow] = []  # every row made, in page order; those in the box come first
+        super().__init__(**kwargs)
+
     def go(self, page: int) -> None:
         where, entries = self.home.past_page(page)
         self.page, self.words = where.page, where.words
         self.has_newer, self.has_older = where.has_newer, where.has_older
-        self.ids.rows.clear_widgets()
-        for entry in entries:
+        box, made = self.ids.rows, self._made
+        for i, entry in enumerate(entries):
             detail = f"{entry.result} · {entry.when}" if entry.when else entry.result
-            row = PastGameRow(
-                game_id=entry.game_id, title=escape_markup(entry.title), players=entry.players, names=list(entry.names),
-                detail=escape_markup(detail), abandoned=entry.abandoned, popup=self,
-            )  # fmt: skip
-            self.ids.rows.add_widget(row)
+            shown = {
+                "game_id": entry.game_id, "title": escape_markup(entry.title), "players": entry.players,
+                "names": list(entry.names), "detail": escape_markup(detail), "abandoned": entry.abandoned,
+                "taken_back": False,
+            }  # fmt: skip
+            if i == len(made):
+                made.append(PastGameRow(popup=self, **shown))
+            else:
+                for name, value in shown.items():
+                    setattr(made[i], name, value)
+            if made[i].parent is None:
+                box.add_widget(made[i])  # the rows before it are in: it goes under them
+        for row in made[len(entries) :]:
+            if row.parent is not None:
+                box.remove_widget(row)
         self.text = "\n".join(entry.line for entry in entries)
 
     def open_game(self, game_id: int) -> object | None:

@@ -19,6 +19,10 @@ at, not played, and a button that looks live but does nothing looks broken.
 
 The Log of a game in play follows it (`LiveStory`): a move made while it is
 open, by a phone or a player's display, adds its line; an undo takes it away.
+A game's screen keeps its Log (`KeptPopups`, made a moment after the screen
+shows): closed, the Log listens to nothing; opened again, it catches up with
+the moves made meanwhile, each told at the time it was stored, and shows what
+a new Log would.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from ui import theme
 from ui.kv import beside, load_kv
 from ui.presenters.log import Followed, LiveStory, LogShown, Replay, StepShown, lines_of, present_log, status_of
 from ui.table import Table
+from ui.widgets.fitted_popup import KeptPopups
 from ui.widgets.lists import FitScroll  # noqa: F401  (log.kv's lines)
 
 KV = beside(__file__)
@@ -252,9 +257,9 @@ class LogView(ModalView):
         clock: Callable[[], float] = time.time,
         **kw: Any,
     ) -> None:
-        """`follow`: the session of the game in play the Log shows, whose moves it follows while open; each
-        change reaches the Log through `dispatch` (it may come from another thread), and a new line gets
-        the time `clock` (the session's own) says."""
+        """`follow`: the session of the game in play the Log shows, whose moves it follows while open (and
+        catches up with as it opens again); each change reaches the Log through `dispatch` (it may come from
+        another thread). `clock` is the session's own: the time of a move stored without one."""
         load_kv(KV)
         self.store = store
         self._screen_class = screen_class
@@ -263,6 +268,7 @@ class LogView(ModalView):
         self._on_close = on_close
         self._board: ReplayBoard | None = None
         self._older = 0  # the lines before this one are still to be made (`_add_older`)
+        self._spare: list[LogLine] = []  # lines made for a story told before (`tell`), to be used again
         super().__init__(**kw)
         from kivy.core.window import Window
 
@@ -274,15 +280,14 @@ class LogView(ModalView):
         # of a widget not laid out yet, and each line was wrapped there first, word by word: issue 26).
         self.size = Window.size
         _lay_out_now(self)
+        self.ids.lines.bind(height=lambda *_: self.scroll_to_newest())  # once laid out (heights come a frame later)
         self.shown: LogShown = present_log(told)
         self.title_text = f"{self.shown.title}: {self.shown.players}"
         self._show_status()
         self._fill_lines()
-        self.live: LiveStory | None = None
+        self.live: LiveStory | None = LiveStory(follow, told, clock) if follow is not None else None
+        self._dispatch = dispatch
         self._unsubscribe: Callable[[], None] | None = None
-        if follow is not None:
-            self.live = LiveStory(follow, told, clock)
-            self._unsubscribe = follow.subscribe(lambda _session: dispatch(self.follow))
 
     def _show_status(self) -> None:
         shown = self.shown
@@ -301,19 +306,19 @@ class LogView(ModalView):
     # -- the Log ---------------------------------------------------------------------------------
 
     def _fill_lines(self) -> None:
-        """The newest lines at once (those the Log opens on), the older ones over the next frames.
+        """The newest lines at once (those the Log opens on), the older ones over the frames after it opens
+        (`_add_older`, begun by `on_pre_open`): a Log made ahead makes none while it waits, and its first frame
+        draws only its newest lines (a line is drawn, its words rendered, scrolled out of view too).
 
         Issue 26: a widget for each of a long game's 150 lines was most of the wait for the Log; the Log
         opens at its newest lines, and about a screenful of them is all its first frame shows.
         """
         box = self.ids.lines
+        self._spare.extend(box.children)
         box.clear_widgets()
         count = len(self.shown.lines)
         self._older = max(0, count - self._lines_at_once())
         self._add_lines(self._older)
-        box.bind(height=lambda *_: self.scroll_to_newest())  # once laid out (heights come a frame later)
-        if self._older:
-            Clock.schedule_once(self._add_older, 0)
 
     def _lines_at_once(self) -> int:
         """Enough lines to fill the Log's page twice over, each at least a finger high (`theme_target`)."""
@@ -345,9 +350,29 @@ class LogView(ModalView):
 
     def _line(self, i: int, width: float) -> LogLine:
         line = self.shown.lines[i]
+        if self._spare:
+            widget = self._spare.pop()
+            widget.text, widget.step, widget.odd, widget.width = line.label, line.step, bool(i % 2), width
+            return widget
         widget = LogLine(text=line.label, step=line.step, odd=bool(i % 2), width=width)
         widget.bind(on_release=lambda w: self.replay_to(int(w.step)))
         return widget
+
+    def tell(self, told: Story) -> None:
+        """Show another game's story (home keeps one Log for its past games, issue 26), as a new Log would: on
+        its newest lines, its replay (if finished) at the last step. The lines made for the last story are used
+        again for this one's."""
+        if self.live is not None:
+            raise ValueError("The Log of a game in play follows that game: it tells no other.")
+        self._drop_board()
+        self.story = told
+        self.replay = Replay(told)
+        self.mode = "log"
+        self.shown = present_log(told)
+        self.title_text = f"{self.shown.title}: {self.shown.players}"
+        self._show_status()
+        self._fill_lines()
+        self.scroll_to_newest()
 
     def _line_width(self) -> float:
         """The lines' width: the box's (laid out since `__init__`), so that each line is made at its own width."""
@@ -355,10 +380,30 @@ class LogView(ModalView):
 
     # -- following a game in play ------------------------------------------------------------------
 
+    @property
+    def following(self) -> bool:
+        """Whether the Log listens to its game's moves: only while it is open."""
+        return self._unsubscribe is not None
+
+    def on_pre_open(self) -> None:
+        """Opened (again: a game's screen keeps its Log): it listens to the game, catches up with the moves made
+        since it last showed, and shows what a new Log would (its newest lines; the replay at the last step)."""
+        if self._older:
+            Clock.schedule_once(self._add_older, 0)  # after the first frame (`_add_older`)
+        live = self.live
+        if live is not None and self._unsubscribe is None:
+            self._unsubscribe = live.session.subscribe(lambda _session: self._dispatch(self.follow))
+            self.follow()
+        if self.mode != "log" or self.replay.position != self.replay.count:
+            self._drop_board()  # a replay left half-way is not where a new Log opens
+            self.replay = Replay(self.story)
+            self.show_log()
+        self.scroll_to_newest()
+
     def follow(self) -> None:
         """The game changed while the Log is open: its lines and status follow (only the lines that changed)."""
-        if self.live is None:
-            return
+        if self.live is None or self._unsubscribe is None:
+            return  # closed: the next opening catches up (a change may have been on its way to the dispatcher)
         try:
             followed = self.live.update()
         except UNREADABLE as trouble:  # the story read again from a file this version cannot fold
@@ -481,7 +526,6 @@ class LogView(ModalView):
         self._stop_following()  # however the Log goes away, it stops listening to the game
 
     def _stop_following(self) -> None:
-        self.live = None  # a change already on its way to the dispatcher finds nothing to follow
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -493,10 +537,16 @@ class LogView(ModalView):
 
 
 def open_past_game(
-    store: Store, game_id: int, screen_class: ScreenClass, *, on_close: Callable[[], None] | None = None
+    store: Store,
+    game_id: int,
+    screen_class: ScreenClass,
+    *,
+    on_close: Callable[[], None] | None = None,
+    kept: KeptPopups | None = None,
 ) -> LogView | None:
     """Open the Log (and, if finished, the replay) of game `game_id`; `screen_class` draws its board
     (`ui.screens.screen_class`, given by the caller: this module is imported by the screens it draws with).
+    With `kept` (home's), the Log is made once and tells each game's story in turn.
 
     A game that cannot be read (there is no such game; it holds what this version cannot fold) gets a
     popup with the one sentence that says why, and None is returned.
@@ -511,25 +561,44 @@ def open_past_game(
             content=Label(text=str(trouble), font_size="18sp", halign="center", text_size=(dp(480), None)),
         ).open()  # fmt: skip
         return None
-    view = LogView(store, told, screen_class, on_close=on_close)
+    def make() -> LogView:
+        return LogView(store, told, screen_class, on_close=on_close)
+
+    view = make() if kept is None else kept.get("past game", make)
+    if view.story is not told:  # the kept one, last opened on another game (or this one, since changed)
+        view.tell(told)
     view.open()
     return view
 
 
-def open_log(screen: GameShown) -> LogView | None:
-    """Open the Log of the game `screen` shows (its Menu's "Game log")."""
+def new_log(screen: GameShown) -> LogView:
+    """The Log of the game `screen` shows, not yet open (raises as `story` does, for a game it cannot read)."""
     session = screen.session
-    try:
-        told = story(session.store, session.game_id)
-    except UNREADABLE as trouble:  # e.g. the games file could not be read back
-        screen.say(str(trouble), error=True)
-        return None
-    view = LogView(
+    told = story(session.store, session.game_id)
+    return LogView(
         session.store, told, lambda _game: type(screen),  # the replay draws with the game's own screen
         follow=session, dispatch=screen.table.dispatch, clock=screen.table.clock,
     )  # fmt: skip
+
+
+def log_made_ahead(screen: GameShown) -> LogView | None:
+    """`new_log`, made before its tap; None if the game cannot be read (the tap will say why)."""
+    try:
+        return new_log(screen)
+    except UNREADABLE:
+        return None
+
+
+def open_log(screen: GameShown, make: Callable[[], LogView] | None = None) -> LogView | None:
+    """Open the Log of the game `screen` shows (its Menu's "Game log"): the one `make` gives (a kept one), or a
+    new one. A game that cannot be read gets the one sentence that says why, in the screen's banner."""
+    try:
+        view = make() if make is not None else new_log(screen)
+    except UNREADABLE as trouble:  # e.g. the games file could not be read back
+        screen.say(str(trouble), error=True)
+        return None
     view.open()
     return view
 
 
-__all__ = ["LogView", "open_log", "open_past_game"]
+__all__ = ["LogView", "log_made_ahead", "new_log", "open_log", "open_past_game"]

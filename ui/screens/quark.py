@@ -432,7 +432,7 @@ class QuarkScreen(GameScreen):
             QuarkDiscardDrawPopup(screen=self, player=shown.player, row=shown.quark_row, deck=shown.quark_deck)
         )
 
-    def popups_made_ahead(self) -> list[tuple[str, Callable[[], ModalView]]]:
+    def popups_made_ahead(self) -> list[tuple[str, Callable[[], ModalView | None]]]:
         kept = [(kind.__name__, partial(self._new_popup, kind)) for kind in KEPT_POPUPS]
         return [*super().popups_made_ahead(), *kept]
 

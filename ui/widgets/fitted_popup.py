@@ -119,14 +119,35 @@ class KeptPopups:
     def __init__(self) -> None:
         self._popups: dict[str, ModalView] = {}
 
-    def make_ahead(self, kind: str, make: Callable[[], ModalView]) -> None:
+    def make_ahead(self, kind: str, make: Callable[[], ModalView | None]) -> None:
         """Make the popup of `kind` now, before its first tap, unless one was made already; and size it as the
-        window will, so that its layout and its words' textures are done before the tap too."""
+        window will, so that its layout and its words' textures are done before the tap too. `make` may give
+        none (what it shows cannot be read now): its tap makes it, and says why if it still cannot."""
         from kivy.core.window import Window
 
         if kind not in self._popups:
-            self._popups[kind] = popup = make()
-            Window.update_childsize([popup])
+            popup = make()
+            if popup is not None:
+                self._popups[kind] = popup
+                Window.update_childsize([popup])
+
+    def draw_ahead(self, kind: str) -> None:
+        """Fill the pixels of the words of the popup of `kind` (if made) now, not at its first drawing.
+
+        Kivy renders a label's words into its texture only when the texture is first bound, which is when the
+        label is first drawn: the tap's frame, for a popup made ahead. Binding it (`Texture.bind`, public)
+        renders them now. Called a frame after `make_ahead`, once the popup's layout has given each label
+        its width and Kivy has made its texture.
+        """
+        from kivy.uix.label import Label
+
+        popup = self._popups.get(kind)
+        if popup is None:
+            return
+        for widget in popup.walk(restrict=True):
+            texture = widget.texture if isinstance(widget, Label) else None
+            if texture is not None:
+                texture.bind()
 
     def get(self, kind: str, make: Callable[[], View]) -> View:
         popup = self._popups.get(kind)

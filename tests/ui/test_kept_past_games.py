@@ -1,0 +1,207 @@
+"""Issue 26 ("quick on every tap"): home keeps its Past games popup from the first tap, and each opening and each
+page sets the rows it has to other games. Every opening must show what a new popup would: "A game ended without a
+result has Take back" (issue 21) and a finished game has no such button, whichever game a row showed before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.game import Options
+from companion.session import Session
+from companion.store import Store
+from tests.support import golden
+
+pytestmark = pytest.mark.ui
+
+
+def _games(store: Store) -> list[int]:
+    """Seven past games, oldest first, two of them ended without a result: newest first they are G F E D C B A,
+    with D and B ended without a result (page 1: G F E D C; page 2: B A)."""
+    clock = iter(range(1_750_000_000, 1_750_900_000, 60))
+    ids = []
+    for kind in ("won", "ended", "won", "ended", "won", "won", "won"):
+        if kind == "won":
+            session = golden.play(store, "quinque-row-win", clock=lambda: float(next(clock)))
+            assert session.outcome is not None
+        else:
+            session = Session.start(store, "quintet", Options.for_names("Ann", "Cy"), clock=lambda: float(next(clock)))
+            session.abandon()
+        ids.append(session.game_id)
+    return ids
+
+
+def _open(ui: Any) -> Any:
+    ui.tap(ui.screen.ids.history_button)
+    ui.settle()
+    popup = ui.window.children[0]
+    assert type(popup).__name__ == "PastGamesPopup"
+    return popup
+
+
+def _close(ui: Any, popup: Any) -> None:
+    ui.tap(popup.ids.close_button)
+    ui.settle()
+    assert popup.parent is None
+
+
+def _shown(popup: Any) -> dict[str, Any]:
+    """What the table reads and taps on the popup: its words and page buttons, and every row's game, words,
+    colours and buttons, with each widget's place and size to the pixel."""
+    rows = []
+    for row in popup.game_rows:
+        widgets = [
+            (type(w).__name__, getattr(w, "text", None), tuple(getattr(w, "color", ())), w.disabled,
+             tuple(map(round, w.to_window(*w.pos))), tuple(map(round, w.size)))
+            for w in row.walk(restrict=True)
+        ]  # fmt: skip
+        rows.append((row.game_id, row.abandoned, row.taken_back, widgets))
+    return {
+        "words": popup.words,
+        "text": popup.text,
+        "pages": (popup.page, popup.has_newer, popup.has_older),
+        "rows": rows,
+        "box": [c for c in popup.ids.rows.children],
+    }
+
+
+def _new(ui: Any) -> dict[str, Any]:
+    """What a Past games popup made now shows on its first page."""
+    from ui.screens.home_popups import PastGamesPopup
+
+    fresh = PastGamesPopup(home=ui.screen)
+    fresh.go(1)
+    fresh.open(animation=False)
+    ui.frames(3)
+    try:
+        shown = _shown(fresh)
+        assert shown["box"] == fresh.game_rows[::-1]
+        return {**shown, "box": len(shown["box"])}
+    finally:
+        fresh.dismiss(animation=False)
+        ui.frames(2)
+
+
+def _kept(popup: Any) -> dict[str, Any]:
+    for row in popup.game_rows:  # issue 21: a finished game's row has no Take back, not even a hidden one
+        assert (row.ids.take_back_button.__self__.parent is row) == row.abandoned, row.game_id
+    shown = _shown(popup)
+    assert shown["box"] == popup.game_rows[::-1], "the box holds the page's rows only"
+    return {**shown, "box": len(shown["box"])}
+
+
+def test_the_kept_past_games_show_at_every_opening_what_a_new_popup_would(ui: Any) -> None:
+    """Opened again after a page of two, after a game was taken back (the rows under it move up: a finished
+    game's row takes the place of one ended without a result, and the other way round), and after another game
+    ended: the same popup, and it shows what a new one would, button for button, to the pixel."""
+    path = Path(ui.store.path)
+    a, b, c, d, e, f, g = _games(ui.store)
+    ui.reopen(path)
+
+    popup = _open(ui)
+    assert [row.game_id for row in popup.game_rows] == [g, f, e, d, c]
+    assert [row.abandoned for row in popup.game_rows] == [False, False, False, True, False]
+    page_one = _kept(popup)
+    _close(ui, popup)
+    assert _new(ui) == page_one
+
+    popup = _open(ui)
+    ui.tap(popup.ids.older_button)  # page 2: B A, three rows fewer
+    assert [row.game_id for row in popup.game_rows] == [b, a]
+    _close(ui, popup)
+    assert _open(ui) is popup, "home keeps it"
+    assert _kept(popup) == page_one, "opened again on the newest page, all its rows back"
+
+    row_d = popup.game_rows[3]
+    ui.tap(row_d.ids.take_back_button)  # D is unfinished again: the row says Resume
+    assert row_d.taken_back
+    _close(ui, popup)
+    popup = _open(ui)
+    assert [row.game_id for row in popup.game_rows] == [g, f, e, c, b]
+    assert [row.abandoned for row in popup.game_rows] == [False, False, False, False, True]
+    assert not any(row.taken_back for row in popup.game_rows)
+    shown = _kept(popup)
+    _close(ui, popup)
+    assert _new(ui) == shown
+
+    resumed = Session.load(ui.store, d)  # D played on and ended without a result again, the newest past game
+    resumed.abandon()
+    popup = _open(ui)
+    assert [row.game_id for row in popup.game_rows] == [d, g, f, e, c]
+    shown = _kept(popup)
+    _close(ui, popup)
+    assert _new(ui) == shown
+
+
+def _log(ui: Any) -> Any:
+    ui.settle()
+    views = [w for w in ui.window.children if type(w).__name__ == "LogView"]
+    assert len(views) == 1, "one Log is open"
+    return views[0]
+
+
+def _told(view: Any) -> dict[str, Any]:
+    """Everything a player reads on a past game's Log: heading, status, every line's words, shading and step, the
+    page shown, and where its replay begins."""
+    view.finish_lines()
+    return {
+        "lines": [(w.text, w.step, w.odd) for w in reversed(view.ids.lines.children)],
+        "title": view.title_text,
+        "status": view.status_text,
+        "empty": view.empty_text,
+        "mode": view.mode,
+        "can_replay": view.can_replay,
+        "replay": (view.replay.position, view.count),
+        "page": [page is view._pages["log"] for page in view.ids.pages.children],
+    }
+
+
+def _new_log(ui: Any, game_id: int) -> dict[str, Any]:
+    from companion.record import story
+    from ui.screens import screen_class
+    from ui.screens.log import LogView
+
+    fresh = LogView(ui.store, story(ui.store, game_id), screen_class)
+    fresh.open(animation=False)
+    ui.frames(3)
+    try:
+        return _told(fresh)
+    finally:
+        fresh.close()
+        ui.frames(2)
+
+
+def test_the_kept_log_of_past_games_tells_each_games_story_as_a_new_log_would(ui: Any) -> None:
+    """Home keeps one Log for its past games: opened on a long Quinque, then a short Quintet, then a Quark, then
+    the Quinque again, each shows what a Log made for that game would ("the public events in the table's words,
+    each with its time", issue 14), with lines made for another game used again; a tap on a line replays that
+    game, up to that line's step, on that game's own screen; a Log left in its replay opens on its lines."""
+    path = Path(ui.store.path)
+    clock = iter(range(1_750_000_000, 1_750_900_000, 60))
+    games = {}
+    for script in ("quinque-advanced-full-game", "quintet-two-players", "quark-2p-beryllium-tie"):
+        session = golden.play(ui.store, script, clock=lambda: float(next(clock)))
+        assert session.outcome is not None
+        games[script.split("-")[0]] = session.game_id
+    ui.reopen(path)
+
+    kept = None
+    for game in ("quinque", "quintet", "quark", "quinque"):
+        past = _open(ui)
+        ui.tap(next(row for row in past.game_rows if row.game_id == games[game]))
+        view = _log(ui)
+        kept = kept or view
+        assert view is kept, "home keeps one Log for its past games"
+        shown = _told(view)
+        assert len(shown["lines"]) > 3 and shown == _new_log(ui, games[game]), game
+        line = view.ids.lines.children[len(view.ids.lines.children) // 2]
+        view.ids.scroller.scroll_to(line, padding=0, animate=False)
+        ui.frames(2)
+        ui.tap(line)  # a line made for an earlier game: it replays this one, up to its own step
+        assert view.mode == "replay" and view.position == line.step
+        assert view.replay_screen.session.game.name == game and len(view.replay_screen.session.moves) == line.step
+        ui.tap(view.ids.close_button)
+        ui.settle()
+        _close(ui, past)
