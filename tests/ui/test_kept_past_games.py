@@ -16,6 +16,10 @@ from tests.support import golden
 
 pytestmark = pytest.mark.ui
 
+SETTLED = 1.3
+"""Seconds until a board laid out anew is still: a ScrollView shows its bar in the theme's accent for 0.5 s
+after its content moves, then fades it to the muted colour in another 0.5 s (Kivy's own)."""
+
 
 def _games(store: Store) -> list[int]:
     """Seven past games, oldest first, two of them ended without a result: newest first they are G F E D C B A,
@@ -174,21 +178,22 @@ def _new_log(ui: Any, game_id: int) -> dict[str, Any]:
 
 
 def test_the_kept_log_of_past_games_tells_each_games_story_as_a_new_log_would(ui: Any) -> None:
-    """Home keeps one Log for its past games: opened on a long Quinque, then a short Quintet, then a Quark, then
-    the Quinque again, each shows what a Log made for that game would ("the public events in the table's words,
-    each with its time", issue 14), with lines made for another game used again; a tap on a line replays that
-    game, up to that line's step, on that game's own screen; a Log left in its replay opens on its lines."""
+    """Home keeps one Log for its past games: opened on a Quintet, then a short Quinque (fewer lines than the Log
+    makes at once), then the Quintet again, each shows what a Log made for that game would ("the public events in
+    the table's words, each with its time", issue 14), with lines made for another game used again; a tap on a line
+    replays that game, up to that line's step, on that game's own screen; a Log left in its replay opens on its
+    lines."""
     path = Path(ui.store.path)
     clock = iter(range(1_750_000_000, 1_750_900_000, 60))
     games = {}
-    for script in ("quinque-advanced-full-game", "quintet-two-players", "quark-2p-beryllium-tie"):
+    for script in ("quintet-two-players", "quinque-small-tie"):
         session = golden.play(ui.store, script, clock=lambda: float(next(clock)))
         assert session.outcome is not None
         games[script.split("-")[0]] = session.game_id
     ui.reopen(path)
 
     kept = None
-    for game in ("quinque", "quintet", "quark", "quinque"):
+    for game in ("quintet", "quinque", "quintet"):
         past = _open(ui)
         ui.tap(next(row for row in past.game_rows if row.game_id == games[game]))
         view = _log(ui)
@@ -205,3 +210,70 @@ def test_the_kept_log_of_past_games_tells_each_games_story_as_a_new_log_would(ui
         ui.tap(view.ids.close_button)
         ui.settle()
         _close(ui, past)
+
+
+def _opened_log(ui: Any, game_id: int) -> Any:
+    from companion.record import story
+    from ui.screens import screen_class
+    from ui.screens.log import LogView
+
+    view = LogView(ui.store, story(ui.store, game_id), screen_class)
+    view.open(animation=False)
+    return view
+
+
+def _layer(view: Any) -> Any:
+    """The replayed screen's buffer (its board's)."""
+    from ui.widgets.layer import StillLayer
+
+    [layer] = [w for w in view.replay_screen.walk(restrict=True) if isinstance(w, StillLayer)]
+    return layer
+
+
+def test_a_past_games_replay_is_drawn_ahead_and_the_tap_draws_the_board_no_more(ui: Any) -> None:
+    """Issue 26: the tap on Replay drew the whole board (built ahead) on its own frame. The Log now lays the replay
+    page out and draws the board's buffer a moment after it opens: the tap only shows it."""
+    from ui.screens.log import PREPARE_SECONDS
+
+    ahead = _opened_log(ui, golden.play(ui.store, "quark-2p-beryllium-tie").game_id)
+    ui.wait(PREPARE_SECONDS + 0.4)
+    layer = _layer(ahead)
+    drawn = layer.renders
+    ui.tap(ahead.ids.mode_button)
+    ui.frames(3)
+    assert ahead.mode == "replay" and layer.renders == drawn, "drawn ahead: the tap draws the board no more"
+    ahead.close()
+
+
+def _board_shown(view: Any) -> list[tuple[Any, ...]]:
+    """Every widget of the replayed board: its kind, words, font size, colour, place and size (to the pixel), and
+    the size of its words as rendered."""
+    return [
+        (type(w).__name__, getattr(w, "text", None), getattr(w, "font_size", None), tuple(getattr(w, "color", ())),
+         tuple(map(round, w.pos)), tuple(map(round, w.size)), tuple(getattr(w, "texture_size", ())))
+        for w in view.replay_screen.walk(restrict=True)
+    ]  # fmt: skip
+
+
+def test_a_replay_drawn_ahead_shows_what_one_drawn_on_the_tap_shows(ui: Any) -> None:
+    """The board drawn ahead is the one the tap would draw, widget for widget: the story's view at the last step,
+    not the replayed session's own ("Finished Quin games are revealed in full", issue 14)."""
+    from ui.screens.log import PREPARE_SECONDS
+
+    game_id = golden.play(ui.store, "quin-key-light-captured").game_id
+    assert ui.store.game(game_id).outcome is not None
+    ahead = _opened_log(ui, game_id)
+    ui.wait(PREPARE_SECONDS + 0.4)
+    ui.tap(ahead.ids.mode_button)
+    ui.wait(SETTLED)
+    shown_ahead = _board_shown(ahead)
+    ahead.close()
+    ui.frames(2)
+
+    on_tap = _opened_log(ui, game_id)
+    on_tap.replay_to(on_tap.replay.position)  # before the board is built ahead: built and drawn on the tap
+    ui.wait(SETTLED)
+    shown_on_tap = _board_shown(on_tap)
+    on_tap.close()
+    assert any("Light" in str(row[1]) for row in shown_ahead), "every identity shown"
+    assert shown_ahead == shown_on_tap

@@ -54,6 +54,7 @@ from ui.kv import beside, load_kv
 from ui.presenters.log import Followed, LiveStory, LogShown, Replay, StepShown, lines_of, present_log, status_of
 from ui.table import Table
 from ui.widgets.fitted_popup import KeptPopups
+from ui.widgets.layer import StillLayer
 from ui.widgets.lists import FitScroll  # noqa: F401  (log.kv's lines)
 
 KV = beside(__file__)
@@ -135,6 +136,8 @@ OLDER_PER_FRAME = 12
 PREPARE_SECONDS = 0.05
 """After the Log has opened (and is drawn), when its replay's board is built ahead: a few frames, before any
 finger can reach Replay."""
+DRAW_AHEAD_FRAMES = 10
+"""The most frames the replay's board is drawn ahead in, until a frame finds nothing in it changed."""
 
 
 class ReplayBoard:
@@ -166,9 +169,14 @@ class ReplayBoard:
         self._taken_away = _drop_top_bar(self.screen)
         self._held: weakref.WeakSet[Button] = weakref.WeakSet()
         self._hold_buttons()
+        self._position: int | None = None  # the step drawn (at the end, the live session's view: not the story's)
 
     def show(self, position: int, view: Any) -> None:
-        """The board after `position` steps: the session moved there (undo/redo in memory), then `view` drawn."""
+        """The board after `position` steps: the session moved there (undo/redo in memory), then `view` drawn
+        (unless that step is drawn already: the board drawn ahead, `LogView._prepare_board`)."""
+        if position == self._position:
+            return
+        self._position = position
         session = self.session
         while len(session.moves) > position and session.undo():
             pass
@@ -297,9 +305,15 @@ class LogView(ModalView):
         self.count = self.replay.count
 
     def on_mode(self, _view: LogView, mode: str) -> None:
-        """Show the one page the mode names."""
-        pages, page = self.ids.pages, self._pages[mode]
+        """Show the one page the mode names: before the next frame, once the heading row has its new height (a
+        finger's, in the replay: its rule follows the mode after this), so that the page is laid out once, at
+        its own size (a replayed board drawn ahead is not laid out, and drawn, again at a passing size)."""
+        Clock.schedule_once(lambda _dt: self._show_page(), -1)
+
+    def _show_page(self) -> None:
+        pages, page = self.ids.pages, self._pages[self.mode]
         if page.parent is not pages:
+            pages.parent.do_layout()
             pages.clear_widgets()
             pages.add_widget(page)
 
@@ -475,7 +489,33 @@ class LogView(ModalView):
                 self.status_text = str(trouble)  # said on the tap, as before (ahead, the tap will try again)
             return False
         self.ids.stage.show(self._board.screen)
+        if ahead:  # the board as the tap on Replay will show it, drawn (`_draw_board_ahead`)
+            self._lay_out_replay_page()
+            self._board.show(self.replay.position, self.replay.shown().view)
+            Clock.schedule_once(lambda _dt: self._draw_board_ahead(), 0)
         return True
+
+    def _lay_out_replay_page(self) -> None:
+        """The replay page, off the window, laid out as it will be in the replay: where the pages are, up to the
+        heading row, which in the replay is a finger high (`theme_target`, as its buttons are)."""
+        pages, page = self.ids.pages, self._pages["replay"]
+        column = pages.parent
+        heading_bottom = float(column.top) - float(column.padding[1]) - float(self.ids.mode_button.height)
+        page.pos = pages.pos
+        page.size = (pages.width, heading_bottom - float(column.spacing) - float(pages.y))
+        _lay_out_now(page)
+
+    def _draw_board_ahead(self, frames: int = DRAW_AHEAD_FRAMES) -> None:
+        """The replayed screen's buffers drawn now, not on the tap on Replay; again on the next frame while the
+        last drawing found something changed (its words' textures come a frame after its layout), up to
+        `frames` frames."""
+        board = self._board
+        if board is None or self.mode != "log":
+            return
+        layers = [w for w in board.screen.walk(restrict=True) if isinstance(w, StillLayer)]
+        drew = [layer.draw_now() for layer in layers]
+        if any(drew) and frames > 1:
+            Clock.schedule_once(lambda _dt: self._draw_board_ahead(frames - 1), 0)
 
     def replay_to(self, position: int) -> None:
         """Open the replay at `position` (a finished game only)."""

@@ -115,5 +115,13 @@ class StillLayer(FloatLayout):
         r, g, b, _a = self.background
         self._clear.rgba = (r, g, b, 1.0)
 
+    def draw_now(self) -> bool:
+        """Draw the children into the buffer now if anything in it changed, and say whether it did (a layer made
+        ready off the window, before it shows: Kivy draws a buffer when the window draws it)."""
+        if not self.fbo.needs_redraw:
+            return False
+        self.fbo.draw()
+        return True
+
     def _rendering(self, *_: Any) -> None:
         self.renders += 1
