@@ -55,6 +55,7 @@ from ui.widgets.layer import StillLayer  # noqa: F401  (the <GameScreen> rule dr
 
 if TYPE_CHECKING:
     from companion.session import AnySession
+    from ui.screens.log import LogView
     from ui.table import Table
 
 KV = beside(__file__)
@@ -397,9 +398,14 @@ class GameScreen(Screen):
 
     def open_log(self) -> None:
         """The game's story: its public events, each with its time (`ui.screens.log`); kept, as the Menu is."""
-        from ui.screens.log import new_log, open_log
+        from ui.screens.log import open_log
 
-        self.open_once("log", lambda: open_log(self, lambda: self._kept.get("log", lambda: new_log(self))))
+        self.open_once("log", lambda: open_log(self, self._kept_log))
+
+    def _kept_log(self) -> LogView:
+        from ui.screens.log import new_log
+
+        return self._kept.get("log", lambda: new_log(self))
 
     def _log_made_ahead(self) -> ModalView | None:
         from ui.screens.log import log_made_ahead

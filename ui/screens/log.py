@@ -601,6 +601,7 @@ def open_past_game(
             content=Label(text=str(trouble), font_size="18sp", halign="center", text_size=(dp(480), None)),
         ).open()  # fmt: skip
         return None
+
     def make() -> LogView:
         return LogView(store, told, screen_class, on_close=on_close)
 
