@@ -13,6 +13,7 @@ from companion.game import Options
 from companion.session import Session
 from companion.store import Store
 from tests.support import golden
+from tests.ui.test_kept_log import _shown as _log_shown
 
 pytestmark = pytest.mark.ui
 
@@ -146,22 +147,6 @@ def _log(ui: Any) -> Any:
     return views[0]
 
 
-def _told(view: Any) -> dict[str, Any]:
-    """Everything a player reads on a past game's Log: heading, status, every line's words, shading and step, the
-    page shown, and where its replay begins."""
-    view.finish_lines()
-    return {
-        "lines": [(w.text, w.step, w.odd) for w in reversed(view.ids.lines.children)],
-        "title": view.title_text,
-        "status": view.status_text,
-        "empty": view.empty_text,
-        "mode": view.mode,
-        "can_replay": view.can_replay,
-        "replay": (view.replay.position, view.count),
-        "page": [page is view._pages["log"] for page in view.ids.pages.children],
-    }
-
-
 def _new_log(ui: Any, game_id: int) -> dict[str, Any]:
     from companion.record import story
     from ui.screens import screen_class
@@ -171,7 +156,7 @@ def _new_log(ui: Any, game_id: int) -> dict[str, Any]:
     fresh.open(animation=False)
     ui.frames(3)
     try:
-        return _told(fresh)
+        return _log_shown(fresh)
     finally:
         fresh.close()
         ui.frames(2)
@@ -199,7 +184,7 @@ def test_the_kept_log_of_past_games_tells_each_games_story_as_a_new_log_would(ui
         view = _log(ui)
         kept = kept or view
         assert view is kept, "home keeps one Log for its past games"
-        shown = _told(view)
+        shown = _log_shown(view)
         assert len(shown["lines"]) > 3 and shown == _new_log(ui, games[game]), game
         line = view.ids.lines.children[len(view.ids.lines.children) // 2]
         view.ids.scroller.scroll_to(line, padding=0, animate=False)
