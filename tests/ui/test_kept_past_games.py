@@ -197,6 +197,54 @@ def test_the_kept_log_of_past_games_tells_each_games_story_as_a_new_log_would(ui
         _close(ui, past)
 
 
+def test_past_games_reads_its_pages_stories_ahead_and_a_rows_tap_reads_none(ui: Any, monkeypatch: Any) -> None:
+    """Issue 26: a Game log from Past games is "answered quickly". Past games reads its page's stories a moment
+    after it shows, one a frame: each as `story` reads it. A row's tap opens the Log on the story read for that
+    very game and reads nothing more. A game taken back is unfinished again ("A tap, and it is unfinished again"):
+    its Log is read at its tap, as it is now. Another page reads its own games, and forgets the last page's."""
+    from companion.record import story, to_json
+    from ui.screens import log as log_module
+    from ui.screens.home_popups import READ_AHEAD_SECONDS
+
+    path = Path(ui.store.path)
+    a, _b, c, d, e, f, g = _games(ui.store)
+    ui.reopen(path)
+    popup = _open(ui)
+    assert ui.wait_until(lambda: len(popup.stories) == 5, timeout=READ_AHEAD_SECONDS + 2)
+    assert list(popup.stories) == [g, f, e, d, c], "read in the page's order, newest first"
+    for game_id, told in popup.stories.items():
+        assert to_json(told) == to_json(story(ui.store, game_id))
+
+    reads: list[int] = []
+
+    def counted(store: Store, game_id: int) -> Any:
+        reads.append(game_id)
+        return story(store, game_id)
+
+    monkeypatch.setattr(log_module, "story", counted)
+    ui.tap(next(row for row in popup.game_rows if row.game_id == e))
+    view = _log(ui)
+    assert reads == [] and view.story is popup.stories[e], "the tap reads no story: it was read ahead"
+    assert _log_shown(view) == _new_log(ui, e)
+    ui.tap(view.ids.close_button)
+    ui.settle()
+
+    row_d = next(row for row in popup.game_rows if row.game_id == d)
+    ui.tap(row_d.ids.take_back_button)
+    assert row_d.taken_back and d not in popup.stories, "taken back: the story read ahead is another game's now"
+    ui.tap(row_d)
+    view = _log(ui)
+    assert reads == [d] and view.story.outcome is None, "its Log tells it as it is now: unfinished"
+    assert _log_shown(view) == _new_log(ui, d)
+    ui.tap(view.ids.close_button)
+    ui.settle()
+
+    ui.tap(popup.ids.older_button)  # page 2: A (D is no past game now: the newest page is G F E C B)
+    assert ui.wait_until(lambda: a in popup.stories, timeout=READ_AHEAD_SECONDS + 2)
+    assert list(popup.stories) == [a] and [row.game_id for row in popup.game_rows] == [a]
+    _close(ui, popup)
+
+
 def _opened_log(ui: Any, game_id: int) -> Any:
     from companion.record import story
     from ui.screens import screen_class

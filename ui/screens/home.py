@@ -32,6 +32,7 @@ from ui.widgets.lists import FitScroll  # noqa: F401  (home.kv's lists: a tap on
 from ui.widgets.players import NamesLabel, WinsBar  # noqa: F401  (NamesLabel: an unfinished game's names, in home.kv)
 
 if TYPE_CHECKING:  # the popups are loaded when first opened: not on the way to home's first frame
+    from companion.record import Story
     from ui.screens.home_popups import DiscardPopup, NamesPopup, PastGamesPopup, WinsPopup
     from ui.table import Table
     from ui.widgets.fitted_popup import KeptPopups
@@ -564,15 +565,16 @@ class HomeScreen(Screen):
         records = store.past(limit=where.per_page, offset=where.offset)
         return where, presenter.past_games(records, self.app.table.clock())
 
-    def open_past_game(self, game_id: int) -> object | None:
-        """The game's Log, to read and replay (the Log screen is loaded only now: it is not needed to start).
+    def open_past_game(self, game_id: int, told: Story | None = None) -> object | None:
+        """The game's Log, to read and replay (the Log screen is loaded only now: it is not needed to start); its
+        story `told` if Past games has read it already.
 
         A game that cannot be read gets the Log's own sentence, and None.
         """
         from ui.screens import screen_class
         from ui.screens.log import open_past_game
 
-        return open_past_game(self.app.table.store, game_id, screen_class, kept=self._kept_popups())
+        return open_past_game(self.app.table.store, game_id, screen_class, kept=self._kept_popups(), told=told)
 
 
 class WinsStrip(ButtonBehavior, BoxLayout):

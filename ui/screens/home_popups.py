@@ -6,8 +6,10 @@ first opened, or ahead of that tap after the first frame (`ui.screens.warm_ups`)
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
+from kivy.clock import Clock, ClockEvent
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
@@ -19,9 +21,14 @@ from ui.presenters import home as presenter
 from ui.widgets.players import NamesLabel, WinsBar  # noqa: F401  (NamesLabel: a past game's names, in the rules)
 
 if TYPE_CHECKING:
+    from companion.record import Story
     from ui.presenters.home import WinsRow
 
 load_kv(beside(__file__))
+
+READ_AHEAD_SECONDS = 0.3
+"""Past games reads its page's stories this long after it shows (one a frame), while the table looks for the
+game: a tap on a row then finds its story read (issue 26: reading it was a third of that tap)."""
 
 
 class NamesPopup(Popup):
@@ -108,7 +115,8 @@ class PastGamesPopup(Popup):
     """Finished games, newest first, a few to a page: each opens its Log and replay.
 
     Home keeps it (issue 26): each opening and each page sets the rows it has to other games, and makes only the
-    rows it lacks.
+    rows it lacks. A moment after, it reads the page's stories, one a frame, for their rows' taps; they are read
+    again at the next opening (a game taken back and played on is another story).
     """
 
     home = ObjectProperty(None)
@@ -121,6 +129,8 @@ class PastGamesPopup(Popup):
 
     def __init__(self, **kwargs: Any) -> None:
         self._made: list[PastGameRow] = []  # every row made, in page order; those in the box come first
+        self.stories: dict[int, Story] = {}  # the page's stories read so far (`READ_AHEAD_SECONDS`)
+        self._reading: ClockEvent | None = None
         super().__init__(**kwargs)
 
     def go(self, page: int) -> None:
@@ -146,9 +156,34 @@ class PastGamesPopup(Popup):
             if row.parent is not None:
                 box.remove_widget(row)
         self.text = "\n".join(entry.line for entry in entries)
+        self._read_ahead([entry.game_id for entry in entries])
+
+    def _read_ahead(self, game_ids: list[int]) -> None:
+        """Read the stories of `game_ids` (this page's), one a frame, from a moment on; forget those read before."""
+        self._stop_reading()
+        self.stories = {}
+        if game_ids:
+            self._reading = Clock.schedule_once(lambda _dt: self._read_next(game_ids), READ_AHEAD_SECONDS)
+
+    def _read_next(self, game_ids: list[int]) -> None:
+        from companion.record import story
+        from ui.screens.log import UNREADABLE
+
+        game_id, rest = game_ids[0], game_ids[1:]
+        with suppress(*UNREADABLE):  # its tap reads it again, and says why it cannot be read
+            self.stories[game_id] = story(self.home.app.table.store, game_id)
+        self._reading = Clock.schedule_once(lambda _dt: self._read_next(rest), 0) if rest else None
+
+    def _stop_reading(self) -> None:
+        if self._reading is not None:
+            self._reading.cancel()
+            self._reading = None
+
+    def on_dismiss(self) -> None:
+        self._stop_reading()
 
     def open_game(self, game_id: int) -> object | None:
-        opened: object | None = self.home.open_past_game(game_id)
+        opened: object | None = self.home.open_past_game(game_id, self.stories.get(game_id))
         return opened
 
     def take_back(self, row: PastGameRow) -> None:
@@ -158,6 +193,7 @@ class PastGamesPopup(Popup):
             self.home.resume(row.game_id)
         elif self.home.take_back(row.game_id):
             row.taken_back = True
+            self.stories.pop(row.game_id, None)  # unfinished again: its Log reads it as it is now
         else:  # the card refused the write: said here, where the table is looking
             self.words = self.home.notice
 

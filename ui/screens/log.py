@@ -583,16 +583,18 @@ def open_past_game(
     *,
     on_close: Callable[[], None] | None = None,
     kept: KeptPopups | None = None,
+    told: Story | None = None,
 ) -> LogView | None:
     """Open the Log (and, if finished, the replay) of game `game_id`; `screen_class` draws its board
     (`ui.screens.screen_class`, given by the caller: this module is imported by the screens it draws with).
-    With `kept` (home's), the Log is made once and tells each game's story in turn.
+    With `kept` (home's), the Log is made once and tells each game's story in turn. `told` is the game's story
+    if the caller has read it already (Past games reads ahead); otherwise it is read now.
 
     A game that cannot be read (there is no such game; it holds what this version cannot fold) gets a
     popup with the one sentence that says why, and None is returned.
     """
     try:
-        told = story(store, game_id)
+        told = told if told is not None and told.id == game_id else story(store, game_id)
     except UNREADABLE as trouble:
         from kivy.uix.popup import Popup
 
