@@ -243,7 +243,8 @@ def test_quarks_kept_popups_open_for_the_next_player_as_new_ones_would(ui: Any) 
 
     screen = ui.start_game("quark", QUARK_PLAYERS)
     body = screen.body
-    ui.wait(AHEAD_SECONDS + 0.5)  # the table looks at the board: its popups are made meanwhile
+    ui.wait(AHEAD_SECONDS)  # the table looks at the board: its popups are made meanwhile, one a frame
+    assert ui.wait_until(lambda: set(QUARK_OPENERS) <= set(screen._kept._popups), timeout=5), "made ahead"
     made = {kind: screen._kept.get(kind, lambda: pytest.fail("not made ahead")) for kind in QUARK_OPENERS}
     create = _quark_popup(ui, body, "QuarkCreatePopup")
     assert create is made["QuarkCreatePopup"]

@@ -204,14 +204,15 @@ def test_a_player_with_a_display_chooses_a_phone_too_on_the_touchscreen(
     ui.tap(ui.find(panel, "hide_button"))
     assert panel.qr is None and _has_text(panel, "Ann: show my code")
     assert not _has_text(panel, "Ann: also use my phone")
-    # Ann scans it: her connected phone is her choice made, in a panel opened anew too, and she can release it.
+    # Ann scans it: her connected phone is her choice made, in the panel opened again too (the screen keeps it,
+    # issue 26), and she can release it.
     phone = Phone(phones.server.url_for("Ann"))
     assert ui.wait_until(lambda: phone.pages, timeout=10)
     ui.tap(ui.find(panel, "close_button"))
     ui.settle()
     ui.tap(ui.find_text(screen, "Phones"))
     again = next(w for w in ui.window.children if type(w).__name__ == "PhonesPanel")
-    assert again is not panel
+    assert again is panel
     assert ui.wait_until(lambda: _has_text(again, "Release Ann's phone"), timeout=5)
     assert _has_text(again, "Ann: show my code") and again.qr is None
     ui.tap(ui.find_text(again, "Release Ann's phone"))
@@ -339,3 +340,64 @@ class BothDisplaysHub(OneDisplayHub):
         from hardware.display.hub import DisplayState, DisplayStatus
 
         return [DisplayStatus("Ann", DisplayState.CONNECTED), DisplayStatus("Bo", DisplayState.CONNECTED)]
+
+
+def _panel_shown(panel: Any) -> dict[str, Any]:
+    """What the table reads on the phones panel: its words, the code (if any), and every widget's words, colour,
+    place and size to the pixel."""
+    widgets = [
+        (type(w).__name__, getattr(w, "text", None), tuple(getattr(w, "color", ())), w.opacity,
+         tuple(map(round, w.to_window(*w.pos))), tuple(map(round, w.size)))
+        for w in panel.walk(restrict=True)
+    ]  # fmt: skip
+    return {"words": (panel.note, panel.caption, panel.url), "qr": panel.qr, "widgets": widgets}
+
+
+def test_the_game_keeps_its_phones_panel_made_ahead_and_each_opening_shows_what_a_new_one_would(
+    ui: Any, phones: PhoneTable
+) -> None:
+    """Issue 26: the phones panel answers its tap quickly: a game's screen makes it while the table looks at the
+    board, and keeps it. Closed, it asks the server nothing. "Closing the panel hides any code": a code shown at
+    one opening never shows by itself at the next. A display paired since offers its player a phone ("A phone and
+    a serial display can serve the same seat"): each opening shows what a panel made then shows."""
+    from ui.screens.base import AHEAD_SECONDS
+
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    ui.wait(AHEAD_SECONDS)
+    assert ui.wait_until(lambda: "phones" in screen._kept._popups, timeout=5), "made while the table looks"
+    kept = screen._kept._popups["phones"]
+    assert kept.parent is None and kept._poll is None, "closed, it asks the server nothing"
+
+    panel = screen.open_phones()
+    ui.settle()
+    assert panel is kept and panel._poll is not None and phones.session is screen.session
+    ui.tap(ui.find_text(panel, "Ann: show my code"))
+    assert panel.qr is not None and panel.url == phones.server.url_for("Ann")
+    ui.tap(ui.find(panel, "close_button"))
+    ui.settle()
+    assert panel._poll is None and panel.qr is None and panel.url == ""
+    assert ui.find_text(panel, "Ann: show my code") is not None, "its seat reads as before the tap, closed"
+
+    ui.table.displays = OneDisplayHub()  # Ann's display was paired meanwhile
+    try:
+        assert screen.open_phones() is kept
+        ui.settle()
+        assert kept.qr is None and kept.note == "Ann has a player display and may use a phone too."
+        shown = _panel_shown(kept)
+        ui.tap(ui.find(kept, "close_button"))
+        ui.settle()
+        fresh = screen._new_phones_panel()
+        fresh.open()
+        ui.settle()
+        assert _panel_shown(fresh) == shown
+        fresh.dismiss()
+        ui.settle()
+    finally:
+        ui.table.displays = None
+
+
+def test_a_game_without_private_views_makes_no_phones_panel_ahead(ui: Any, phones: PhoneTable) -> None:
+    """Issue 15: the phones panel is offered only in a game with private views (a Quintet has none)."""
+    screen = ui.start_game("quintet", ["Ann", "Bo"])
+    assert ui.wait_until(lambda: {"menu", "log"} <= set(screen._kept._popups), timeout=5)
+    assert "phones" not in screen._kept._popups and not screen.can_show_phones

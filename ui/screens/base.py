@@ -56,6 +56,7 @@ from ui.widgets.layer import StillLayer  # noqa: F401  (the <GameScreen> rule dr
 if TYPE_CHECKING:
     from companion.session import AnySession
     from ui.screens.log import LogView
+    from ui.screens.race import RaceScreen
     from ui.table import Table
 
 KV = beside(__file__)
@@ -194,6 +195,7 @@ class GameScreen(Screen):
 
     _banner_timer: ClockEvent | None = None
     _making_ahead: ClockEvent | None = None
+    _race_ahead: RaceScreen | None = None  # made before its tap (`_make_race_ahead`), begun by `open_race`
     _closed = False  # set by `close`: the screen is put away (or only drawn, in a replay)
 
     def send(self, action: Action) -> bool:
@@ -271,21 +273,29 @@ class GameScreen(Screen):
     def popups_made_ahead(self) -> list[tuple[str, Callable[[], ModalView | None]]]:
         """The popups this screen keeps (`KeptPopups`), each made a moment after the screen shows; a game whose
         own popups are kept adds them. The Log is made caught up with the game, and catches up as it opens."""
-        return [("menu", self._new_menu), ("log", self._log_made_ahead)]
+        made: list[tuple[str, Callable[[], ModalView | None]]] = [("menu", self._new_menu)]
+        made.append(("log", self._log_made_ahead))
+        if self.can_show_phones:
+            made.append(("phones", self._new_phones_panel))
+        return made
 
     def on_enter(self, *_args: Any) -> None:
         if self._making_ahead is None:
             waiting = self.popups_made_ahead()
             self._making_ahead = Clock.schedule_once(lambda _dt: self._make_ahead(waiting, None), AHEAD_SECONDS)
+        elif self.can_race and self._race_ahead is None:  # back from a race left without a choice
+            self._making_ahead = Clock.schedule_once(lambda _dt: self._make_race_ahead(), AHEAD_SECONDS)
 
     def _make_ahead(self, waiting: list[tuple[str, Callable[[], ModalView | None]]], made: str | None) -> None:
         """One popup a frame: a tap meanwhile waits for one popup's making at most, never for all of them. The
-        popup `made` in the frame before has its words drawn now (`KeptPopups.draw_ahead`)."""
+        popup `made` in the frame before has its words drawn now (`KeptPopups.draw_ahead`). Then the race's
+        screen, while the table may still race for who goes first."""
         if self._closed:
             return
         if made is not None:
             self._kept.draw_ahead(made)
         if not waiting:
+            self._make_race_ahead()
             return
         kind, make = waiting[0]
         self._kept.make_ahead(kind, make)
@@ -338,12 +348,23 @@ class GameScreen(Screen):
         return self.session.game.chooses_first and not self.session.moves
 
     def open_race(self) -> None:
-        """The water race (or the previous loser's choice) for who goes first; once, however many taps."""
+        """The water race (or the previous loser's choice) for who goes first; once, however many taps. Its screen
+        made ahead is begun, if there is one."""
         from ui.screens.race import RaceScreen, open_race  # loaded when first wanted: not at start
 
         if self.manager is None or isinstance(self.manager.current_screen, RaceScreen):
             return  # a second tap of the Menu's button: the race showing is not begun again
-        open_race(self)
+        ahead, self._race_ahead = self._race_ahead, None  # a race screen is begun once
+        open_race(self, ahead=ahead)
+
+    def _make_race_ahead(self) -> None:
+        """The race's screen, made while the table looks at the board (`ui.screens.race.race_made_ahead`), if
+        the table may still race for who goes first."""
+        if self._closed or not self.can_race or self._race_ahead is not None:
+            return
+        from ui.screens.race import race_made_ahead
+
+        self._race_ahead = race_made_ahead(self)
 
     @property
     def can_leave(self) -> bool:
@@ -383,18 +404,26 @@ class GameScreen(Screen):
         return self.open_once("phones", self._phones_panel)
 
     def _phones_panel(self) -> Any:
-        from ui.widgets.phones import PhonesPanel  # loaded when first wanted
-
+        """The panel this screen keeps (made ahead, or now), set to the phones and displays as they are now."""
         link = self.table.phones  # None until the phones have started (or when they could not)
         if link is not None:
             link.attach(self.session)  # this game's seats get their codes
-        hub = self.table.displays
-        paired = [s.player for s in hub.status() if s.player and s.state != "unpaired"] if hub is not None else []
-        names = [p.name for p in self.session.options.players]
-        panel = PhonesPanel(
-            phones=getattr(link, "server", None), players=names, paired=paired, chosen=self.phone_choices
-        )
+        panel = self._kept.get("phones", self._new_phones_panel)
+        panel.phones, panel.paired = getattr(link, "server", None), self._paired()  # it shows them as it opens
         return panel
+
+    def _new_phones_panel(self) -> Any:
+        from ui.widgets.phones import PhonesPanel  # loaded when first wanted
+
+        names = [p.name for p in self.session.options.players]
+        link = self.table.phones
+        server = getattr(link, "server", None)
+        return PhonesPanel(phones=server, players=names, paired=self._paired(), chosen=self.phone_choices)
+
+    def _paired(self) -> list[str]:
+        """The seats whose player display is paired: their players may choose a phone too."""
+        hub = self.table.displays
+        return [s.player for s in hub.status() if s.player and s.state != "unpaired"] if hub is not None else []
 
     def open_log(self) -> None:
         """The game's story: its public events, each with its time (`ui.screens.log`); kept, as the Menu is."""
@@ -454,6 +483,7 @@ class GameScreen(Screen):
             self._banner_timer = None
         if self._making_ahead is not None:
             self._making_ahead.cancel()
+        self._race_ahead = None  # never begun: it opened nothing
 
 
 class GameMenu(FittedPopup):

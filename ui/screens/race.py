@@ -9,7 +9,9 @@ buttons themselves come from the table, as `ui.wiring` opened them: this
 screen opens no device. Snapshots arrive through the dispatcher on the UI
 thread; nothing here runs on gpiozero's threads.
 
-Open it from a game screen with `open_race(game_screen)`.
+Open it from a game screen with `open_race(game_screen)`. A game screen that may still race makes the race's
+screen ahead (`race_made_ahead`: its cards, simulated buttons and actions made, laid out and their words drawn,
+nothing opened or listened to), and the tap only begins it (issue 26).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.dispatch import Dispatcher, immediate
@@ -65,6 +68,9 @@ ACTION_FONTS = (19, 17, 15, 13)
 """An action's font sizes in sp, largest first (see `fit_text`)."""
 SIMULATED_FONTS = (17, 15, 13, 11)
 """A simulated button's font sizes in sp, largest first."""
+DRAW_AHEAD_FRAMES = 4
+"""Frames after it is made ahead that the race's words are drawn (`RaceScreen.draw_ahead`): its layout, then its
+fitted words (`fit_text`: a frame after a new size), settle over the first two or three."""
 
 
 class RacerCard(BoxLayout):
@@ -105,6 +111,7 @@ class RaceScreen(Screen):
         buttons: RaceButtons | None = None,
         rng: random.Random | None = None,
         timing: Mapping[str, Any] | None = None,
+        begin: bool = True,
         **kwargs: Any,
     ) -> None:
         load_kv(KV)
@@ -128,11 +135,33 @@ class RaceScreen(Screen):
         self.cards: list[RacerCard] = []
         self.glass: FingerChooser | None = None  # the finger chooser, once the table asks for it
         self.action_buttons: dict[str, RaceAction] = {}
-        offer = first_choice(table.store.finished(), self.players, session.game.name)
+        if begin:
+            self.begin()
+
+    def begin(self) -> None:
+        """The previous loser's choice, if the last game of this game was lost; else the race on the buttons."""
+        offer = first_choice(self.table.store.finished(), self.players, self.session.game.name)
         if offer.chooser is not None:
+            self._drop_panel()  # made ahead for a race; the loser chooses, on no button
             self.show_loser_choice(offer.chooser, offer.sentence)
         else:
             self.race_for_it()
+
+    def make_ahead(self, size: Sequence[float]) -> None:
+        """What the race shows before its first press (`presenter.testing`), made now at `size` (the window's),
+        not begun: the table's simulated buttons are drawn but not read, no button is listened to."""
+        self.size = tuple(size)
+        buttons = self.table.race if self._given_buttons is None else self._given_buttons
+        if buttons is not None and buttons.simulated:
+            self._add_panel(buttons)
+        self._present(presenter.testing(self.players))
+
+    def draw_ahead(self) -> None:
+        """Render the words of every label now (`Texture.bind`), not at the race's first drawing (its tap)."""
+        for widget in self.walk(restrict=True):
+            texture = getattr(widget, "texture", None)
+            if isinstance(widget, Label) and texture is not None:
+                texture.bind()
 
     # -- the previous loser chooses ----------------------------------------------------------
 
@@ -180,7 +209,10 @@ class RaceScreen(Screen):
             return False
         self.simulated = bool(buttons.simulated)
         if self.simulated:
-            self._add_panel(buttons)
+            if self.panel is None or self.panel.buttons is not buttons:  # made ahead for these buttons, or not
+                self._add_panel(buttons)
+            assert self.panel is not None
+            self.panel.start()
         self._refresher = Clock.schedule_interval(lambda _dt: self._refresh_test_mode(), 0.1)
         return True
 
@@ -194,13 +226,20 @@ class RaceScreen(Screen):
         return dispatch
 
     def _add_panel(self, buttons: RaceButtons) -> None:
+        """The simulated buttons' panel, in its slot; not yet reading the pins (its `start`)."""
         from ui.widgets.table_hardware import TableHardwarePanel
 
+        self._drop_panel()
         self.panel = TableHardwarePanel(buttons, self.players)
         for button in self.panel.sim_buttons:  # "Wilhelmina Mayer's button [A / left Shift]" wraps, whole
             fit_text(button, SIMULATED_FONTS)
         self.ids.hardware_slot.add_widget(self.panel)
-        self.panel.start()
+
+    def _drop_panel(self) -> None:
+        if self.panel is not None:
+            self.panel.stop()
+            self.ids.hardware_slot.remove_widget(self.panel)
+            self.panel = None
 
     def _no_race(self, sentence: str) -> None:
         self._present(presenter.no_race(self.players, sentence))
@@ -380,10 +419,28 @@ class RaceScreen(Screen):
             self.buttons.close()
 
 
-def open_race(game_screen: RaceHost, **options: Any) -> RaceScreen:
-    """Show the race over `game_screen`; when a choice is made (or Back), return to it.
+def race_made_ahead(game_screen: RaceHost) -> RaceScreen:
+    """The race's screen for `game_screen`, made now as it will show (`RaceScreen.make_ahead`) and its words drawn
+    the frame after, for `open_race` to begin at the tap."""
+    from kivy.core.window import Window
 
-    `options` go to `RaceScreen` (``buttons=``, ``rng=``, ``timing=``).
+    screen = RaceScreen(game_screen.session, game_screen.table, on_done=lambda: None, begin=False)
+    screen.make_ahead(Window.size)
+
+    def draw(frames: int) -> None:
+        screen.draw_ahead()
+        if frames > 1:
+            Clock.schedule_once(lambda _dt: draw(frames - 1), 0)
+
+    Clock.schedule_once(lambda _dt: draw(DRAW_AHEAD_FRAMES), 0)
+    return screen
+
+
+def open_race(game_screen: RaceHost, *, ahead: RaceScreen | None = None, **options: Any) -> RaceScreen:
+    """Show the race over `game_screen`; when a choice is made (or Back), return to it. `ahead` is its screen made
+    before the tap (`race_made_ahead`), begun now.
+
+    `options` go to a new `RaceScreen` (``buttons=``, ``rng=``, ``timing=``); with them, `ahead` is not used.
     """
     manager = game_screen.manager
 
@@ -395,7 +452,12 @@ def open_race(game_screen: RaceHost, **options: Any) -> RaceScreen:
     for old in [s for s in manager.screens if isinstance(s, RaceScreen)]:
         old.close()
         manager.remove_widget(old)
-    screen = RaceScreen(game_screen.session, game_screen.table, on_done=done, **options)
+    if ahead is None or options:
+        screen = RaceScreen(game_screen.session, game_screen.table, on_done=done, **options)
+    else:
+        screen = ahead
+        screen._on_done = done
+        screen.begin()
     manager.add_widget(screen)
     manager.current = screen.name
     return screen

@@ -10,7 +10,8 @@ code shows only on Ann's own tap. "Forget every phone" does that for every
 seat. A seat with a paired player display reads "Ann: also use my
 phone": that tap is the player's choice and shows the code at once. Closing the
 panel hides any code; the choices live in a set the caller keeps for the game
-(`chosen=`), so a panel opened again remembers them.
+(`chosen=`), so a panel opened again remembers them. A game's screen keeps its panel (made ahead while the
+table looks at the board, issue 26): it asks the server only while it is open, and a closed one shows no code.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from kivy.clock import Clock
+from kivy.clock import Clock, ClockEvent
 from kivy.factory import Factory
 from kivy.graphics.texture import Texture
 from kivy.properties import ObjectProperty, StringProperty
@@ -103,9 +104,16 @@ class PhonesPanel(SteadyOpening, Popup):
         self.shown = PhonesShown((), None, "", (), "")
         self._rows: list[SeatRow] = []
         super().__init__(**kwargs)
-        self._poll = Clock.schedule_interval(lambda _dt: self.update(), REFRESH_SECONDS)
+        self._poll: ClockEvent | None = None
         self.bind(on_dismiss=lambda *_a: self._closing())
         self.update()
+
+    def on_pre_open(self) -> None:
+        """Opening (again: a game's screen keeps its panel, issue 26): the seats as the server has them now, and
+        again every `REFRESH_SECONDS` while it is open."""
+        self.update()
+        if self._poll is None:
+            self._poll = Clock.schedule_interval(lambda _dt: self.update(), REFRESH_SECONDS)
 
     def update(self) -> None:
         """Redraw from the server's state: the seats' buttons, and the one code asked for (if any)."""
@@ -160,9 +168,11 @@ class PhonesPanel(SteadyOpening, Popup):
         self.update()
 
     def _closing(self) -> None:
-        self._poll.cancel()
+        if self._poll is not None:
+            self._poll.cancel()
+            self._poll = None
         self.shown_player = None
-        self.qr = None  # nothing of a code outlives the panel
+        self.update()  # nothing of a code outlives the panel: its seats read "show my code" again, closed
 
 
 Factory.register("PhonesPanel", cls=PhonesPanel)
