@@ -255,6 +255,29 @@ def _opened_log(ui: Any, game_id: int) -> Any:
     return view
 
 
+def test_a_logs_first_frame_fills_its_page_with_its_newest_lines(ui: Any) -> None:
+    """A Log opens on its newest lines ("the public events in the table's words, each with its time", issue 14):
+    the lines it makes as it opens, all its first frame draws, fill its page, though it makes only about a page
+    of them then (issue 26: each line made is drawn on that frame, in view or not) and the older ones over the
+    frames after."""
+    path = Path(ui.store.path)
+    played = golden.play(ui.store, "quark-3p-dry-bank")
+    ui.reopen(path)
+    view = _opened_log(ui, played.game_id)
+    at_once = len(view.ids.lines.children)  # before any frame: the older ones are made from the next one on
+    assert view._older > 0, "a long game: its older lines come after the first frame"
+    ui.frames(3)
+    try:
+        box, scroller = view.ids.lines, view.ids.scroller
+        newest = list(box.children)[:at_once]  # Kivy keeps children newest first: the bottom lines
+        assert newest[0].step == len(view.story.steps)
+        covered = sum(line.height for line in newest) + box.spacing * (at_once - 1) + box.padding[1]
+        assert covered >= scroller.height, (covered, scroller.height)
+    finally:
+        view.close()
+        ui.frames(2)
+
+
 def _layer(view: Any) -> Any:
     """The replayed screen's buffer (its board's)."""
     from ui.widgets.layer import StillLayer

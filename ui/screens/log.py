@@ -335,8 +335,10 @@ class LogView(ModalView):
         self._add_lines(self._older)
 
     def _lines_at_once(self) -> int:
-        """Enough lines to fill the Log's page twice over, each at least a finger high (`theme_target`)."""
-        return 2 * math.ceil(float(self.ids.scroller.height) / LINE_AT_LEAST) + 2
+        """Enough lines to fill the Log's page, each at least a finger high (`theme_target`), and one more: every
+        line made is drawn on the Log's first frame (its words rendered), in view or not (issue 26: twice as many
+        were a third of a past game's tap), and the older ones come over the next frames."""
+        return math.ceil(float(self.ids.scroller.height) / LINE_AT_LEAST) + 1
 
     def _add_older(self, _dt: float = 0.0, *, all_of_them: bool = False) -> None:
         """Older lines above those made, `OLDER_PER_FRAME` a frame (or all that are left), until every one is."""
