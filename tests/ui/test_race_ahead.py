@@ -129,15 +129,30 @@ def test_the_previous_losers_choice_shows_from_a_race_made_ahead_as_from_a_new_o
 
 
 def test_no_race_is_made_ahead_once_the_game_has_begun_and_none_outlives_its_screen(ui: Any) -> None:
+    """Who goes first is chosen "before the first move": once it is made, the race made ahead is let go, and none
+    is made after it; nor does one outlive its screen."""
+    first_move = {"type": "place", "player": "Ann", "face": 1, "cell": [0, 0]}
+    screen = ui.start_game(GAME, ["Ann", "Bo"])
+    _ahead(ui, screen)
+    assert screen.send(first_move)
+    assert not screen.can_race and screen._race_ahead is None, "the first move is made: nobody races for it"
+    ui.wait(1.0)
+    assert screen._race_ahead is None
+    screen.go_home()
+    ui.frames(2)
+
+    screen = ui.start_game(GAME, ["Ann", "Bo"])
+    assert screen.send(first_move)  # before the table has looked at the board (or just after)
+    ui.wait(1.0)
+    assert screen._race_ahead is None, "none made after the first move"
+    screen.go_home()
+    ui.frames(2)
+
     screen = ui.start_game(GAME, ["Ann", "Bo"])
     _ahead(ui, screen)
     screen.go_home()
     ui.frames(2)
     assert screen._race_ahead is None, "put away with its screen"
-    screen = ui.start_game(GAME, ["Ann", "Bo"])
-    screen.send({"type": "place", "player": "Ann", "face": 1, "cell": [0, 0]})
-    ui.wait(1.0)
-    assert not screen.can_race and screen._race_ahead is None, "the first move is made: nobody races for it"
 
 
 def test_a_race_made_ahead_has_its_words_drawn_before_its_tap(ui: Any, wired: RaceButtons, monkeypatch: Any) -> None:

@@ -175,6 +175,8 @@ class GameScreen(Screen):
             self.turn_text = ""
         self._tick()
         self.show_store_news()
+        if self._race_ahead is not None and not self.can_race:
+            self._race_ahead = None  # the first move is made: nobody races for it now
         self.render(session.view())
 
     _notice_shown: str | None = None
