@@ -128,6 +128,21 @@ def test_the_previous_losers_choice_shows_from_a_race_made_ahead_as_from_a_new_o
     assert _made_on_the_tap(ui, screen, monkeypatch) == shown
 
 
+def test_more_players_than_buttons_shows_no_buttons_from_a_race_made_ahead_as_from_a_new_one(
+    ui: Any, wired: RaceButtons, monkeypatch: Any
+) -> None:
+    """"The race needs a button per player": four players at a table of two buttons agree at the table, and no
+    simulated button is shown to race on, whether the race was made ahead or on the tap."""
+    screen = ui.start_game("quark", ["Ann", "Bo", "Cy", "Di"])
+    race = _ahead(ui, screen)
+    assert race.panel is None, "none made ahead for a race that cannot be run"
+    assert _tap_race(ui, screen) is race and race.mode == "no race" and race.panel is None
+    shown = _shown(race)
+    race.back()
+    ui.frames(2)
+    assert _made_on_the_tap(ui, screen, monkeypatch) == shown
+
+
 def test_no_race_is_made_ahead_once_the_game_has_begun_and_none_outlives_its_screen(ui: Any) -> None:
     """Who goes first is chosen "before the first move": once it is made, the race made ahead is let go, and none
     is made after it; nor does one outlive its screen."""

@@ -152,7 +152,7 @@ class RaceScreen(Screen):
         not begun: the table's simulated buttons are drawn but not read, no button is listened to."""
         self.size = tuple(size)
         buttons = self.table.race if self._given_buttons is None else self._given_buttons
-        if buttons is not None and buttons.simulated:
+        if buttons is not None and buttons.simulated and len(self.players) <= buttons.count:
             self._add_panel(buttons)
         self._present(presenter.testing(self.players))
 
@@ -242,6 +242,7 @@ class RaceScreen(Screen):
             self.panel = None
 
     def _no_race(self, sentence: str) -> None:
+        self._drop_panel()  # no race on these buttons: none is shown
         self._present(presenter.no_race(self.players, sentence))
 
     def _refresh_test_mode(self) -> None:
