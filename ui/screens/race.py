@@ -25,7 +25,6 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
-from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.dispatch import Dispatcher, immediate
@@ -36,7 +35,7 @@ from ui import theme
 from ui.kv import beside, load_kv
 from ui.presenters import race as presenter
 from ui.presenters.finger_chooser import Choice
-from ui.widgets.fitting import fit_text
+from ui.widgets.fitting import fit_text, render_words_now
 
 if TYPE_CHECKING:
     from companion.session import AnySession
@@ -69,7 +68,7 @@ ACTION_FONTS = (19, 17, 15, 13)
 SIMULATED_FONTS = (17, 15, 13, 11)
 """A simulated button's font sizes in sp, largest first."""
 DRAW_AHEAD_FRAMES = 4
-"""Frames after it is made ahead that the race's words are drawn (`RaceScreen.draw_ahead`): its layout, then its
+"""Frames after it is made ahead that the race's words are rendered (`render_words_now`): its layout, then its
 fitted words (`fit_text`: a frame after a new size), settle over the first two or three."""
 
 
@@ -155,13 +154,6 @@ class RaceScreen(Screen):
         if buttons is not None and buttons.simulated and len(self.players) <= buttons.count:
             self._add_panel(buttons)
         self._present(presenter.testing(self.players))
-
-    def draw_ahead(self) -> None:
-        """Render the words of every label now (`Texture.bind`), not at the race's first drawing (its tap)."""
-        for widget in self.walk(restrict=True):
-            texture = getattr(widget, "texture", None)
-            if isinstance(widget, Label) and texture is not None:
-                texture.bind()
 
     # -- the previous loser chooses ----------------------------------------------------------
 
@@ -429,7 +421,7 @@ def race_made_ahead(game_screen: RaceHost) -> RaceScreen:
     screen.make_ahead(Window.size)
 
     def draw(frames: int) -> None:
-        screen.draw_ahead()
+        render_words_now(screen)
         if frames > 1:
             Clock.schedule_once(lambda _dt: draw(frames - 1), 0)
 

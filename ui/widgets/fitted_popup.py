@@ -29,6 +29,8 @@ from kivy.properties import BooleanProperty, NumericProperty
 from kivy.uix.modalview import ModalView
 from kivy.uix.popup import Popup
 
+from ui.widgets.fitting import render_words_now
+
 View = TypeVar("View", bound=ModalView)
 
 OPENING_SECONDS = 0.25
@@ -132,22 +134,11 @@ class KeptPopups:
                 Window.update_childsize([popup])
 
     def draw_ahead(self, kind: str) -> None:
-        """Fill the pixels of the words of the popup of `kind` (if made) now, not at its first drawing.
-
-        Kivy renders a label's words into its texture only when the texture is first bound, which is when the
-        label is first drawn: the tap's frame, for a popup made ahead. Binding it (`Texture.bind`, public)
-        renders them now. Called a frame after `make_ahead`, once the popup's layout has given each label
-        its width and Kivy has made its texture.
-        """
-        from kivy.uix.label import Label
-
+        """Render the words of the popup of `kind` (if made) now, not at its first drawing (`render_words_now`).
+        Called a frame after `make_ahead`, once the popup's layout has given each label its width."""
         popup = self._popups.get(kind)
-        if popup is None:
-            return
-        for widget in popup.walk(restrict=True):
-            texture = widget.texture if isinstance(widget, Label) else None
-            if texture is not None:
-                texture.bind()
+        if popup is not None:
+            render_words_now(popup)
 
     def get(self, kind: str, make: Callable[[], View]) -> View:
         popup = self._popups.get(kind)

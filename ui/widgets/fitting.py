@@ -62,3 +62,19 @@ def _words_fit(widget: Any, size: float, width: float) -> bool:
     text = _MARKUP.sub("", widget.text) if getattr(widget, "markup", False) else widget.text
     measure = CoreLabel(font_size=size, bold=widget.bold, font_name=widget.font_name)
     return all(measure.get_extents(word)[0] <= width for word in text.split())
+
+
+def render_words_now(root: Any) -> None:
+    """Render the words of every label in `root` (a popup or a screen made ahead) now, not at its first drawing.
+
+    Kivy renders a label's words into its texture only when the texture is first bound, which is when the label
+    is first drawn: the tap's frame, for what was made ahead (issue 26). Binding it (`Texture.bind`, public)
+    renders them now. Call it once the layout has given each label its width and Kivy has made its texture.
+    """
+    from kivy.uix.label import Label
+
+    for widget in root.walk(restrict=True):
+        texture = widget.texture if isinstance(widget, Label) else None
+        if texture is not None:
+            texture.bind()
+
