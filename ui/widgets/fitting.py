@@ -77,4 +77,3 @@ def render_words_now(root: Any) -> None:
         texture = widget.texture if isinstance(widget, Label) else None
         if texture is not None:
             texture.bind()
-
