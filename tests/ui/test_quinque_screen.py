@@ -295,10 +295,12 @@ def test_a_formation_wider_than_the_board_is_shown_turned_when_centred(ui: Any) 
 
 
 def _drawn(screen: Any) -> list[Any]:
-    """What the formation shows, widget by widget in drawing order: each tile's and space's place and colours,
-    and each skydiver's place, initial, colours and corner."""
+    """What the formation shows, widget by widget by place: each tile's and space's place and colours, and each
+    skydiver's place, initial, colours and corner. Tiles and spaces never overlap, so the order among them is not
+    what a player sees; that every space lies under every tile is (`_spaces_under_tiles`)."""
     from ui.screens.quinque import QuinqueTile
 
+    _spaces_under_tiles(screen)
     shown: list[Any] = []
     for widget in reversed(screen.board.ids.formation.children):
         item = [type(widget).__name__, tuple(widget.pos), tuple(widget.size), tuple(widget.back), tuple(widget.edge)]
@@ -309,7 +311,17 @@ def _drawn(screen: Any) -> list[Any]:
                 for s in reversed(widget.children)
             ]
         shown.append(item)
-    return shown
+    return sorted(shown, key=repr)
+
+
+def _spaces_under_tiles(screen: Any) -> None:
+    """Drawing order: every empty space before (under) every tile, whichever drawing added them."""
+    from ui.screens.quinque import QuinqueSpace, QuinqueTile
+
+    drawn = list(reversed(screen.board.ids.formation.children))
+    spaces = [i for i, w in enumerate(drawn) if isinstance(w, QuinqueSpace)]
+    tiles = [i for i, w in enumerate(drawn) if isinstance(w, QuinqueTile)]
+    assert not spaces or not tiles or max(spaces) < min(tiles)
 
 
 @pytest.mark.parametrize("script", ["quinque-row-win.jsonl", "quinque-move-first.jsonl"])
@@ -328,6 +340,7 @@ def test_a_formation_drawn_again_on_its_own_widgets_shows_what_one_made_anew_sho
         held = list(screen.spots.values())  # held, so that no new widget can take one of their ids
         again = _drawn(screen)
         kept += len(held)
+        screen.board.ids.formation.clear_widgets()
         screen.tile_views, screen.spaces = {}, {}  # nothing to take back: every widget made anew
         screen.draw()
         assert again == _drawn(screen)
@@ -349,3 +362,69 @@ def test_a_formation_drawn_again_on_its_own_widgets_shows_what_one_made_anew_sho
             screen.touch_skydiver(*choosing[0])
             same_as_made_anew()
     assert kept > 100
+
+
+def touch_in_a_frame(ui: Any, screen: Any, widget: Any) -> None:
+    """A touch, down and up, dispatched inside a frame, after its clock has ticked, as Kivy's input providers
+    dispatch one (`ui.tap` dispatches between frames, where any answer is drawn in the next frame alike)."""
+    from kivy.clock import Clock
+    from kivy.tests.common import UnitTestTouch
+
+    if widget.parent is screen.board.ids.formation or widget.parent.parent is screen.board.ids.formation:
+        target = widget if widget.parent is screen.board.ids.formation else widget.parent
+        screen.board.ids.scroller.scroll_to(target, padding=0, animate=False)
+    ui.settle()
+    touch = UnitTestTouch(*widget.to_window(*widget.center))
+    Clock.schedule_once(lambda _dt: (touch.touch_down(), touch.touch_up()), 0)
+    ui.frames(3)
+    ui.settle()
+
+
+def test_a_tap_on_the_formation_is_drawn_in_the_frame_that_answers_it_on_the_widgets_already_there(ui: Any) -> None:
+    """Issue 26: "Every tap answered quickly [...] the time from the touch event to the frame that shows the
+    result". A tap that changes the formation (a mark, a tile added, a tile chosen, moved, Skip, Undo) is drawn
+    before the next frame: no frame shows the formation as it was while its change waits to be drawn. And what
+    is drawn again stays on the formation: the tiles, skydivers and spaces of places drawn again are never taken
+    off and put back (that made the window's next frame build all their drawing anew), and every space stays
+    under every tile."""
+    from kivy.core.window import Window
+
+    screen = ui.start_game("quinque", ["Ann", "Bo"])
+    play_along(screen, actions_of("quinque-row-win.jsonl")[:8])  # Bo has just added (1,1): a formation of three
+    ui.frames(3)
+    stale: list[str] = []
+
+    def on_flip(*_: Any) -> None:
+        if screen._answer.is_triggered or screen._redraw.is_triggered:
+            stale.append(screen.session.public_view()["step"])
+
+    moved: list[Any] = []
+    Window.bind(on_flip=on_flip)
+    try:
+        for step in ("choose", "move", "mark", "skip", "undo"):
+            formation = screen.board.ids.formation
+            kept = list(formation.children)
+            for widget in kept:
+                widget.fbind("parent", lambda w, parent: moved.append(w))
+            if step == "choose":
+                touch_in_a_frame(ui, screen, spot(screen, (0, 0), "sw"))
+                assert screen.selected == (0, 0)
+            elif step == "move":
+                touch_in_a_frame(ui, screen, screen.spaces[(1, 0)])
+                assert [t["at"] for t in screen.session.public_view()["tiles"]] == [[1, 0], [0, 1], [1, 1]]
+            elif step == "mark":
+                shown = screen.shown
+                key = next(k for k in screen.spots if (t := shown.tap_skydiver(*k)).action and not t.error)
+                touch_in_a_frame(ui, screen, screen.spots[key])
+                assert screen.session.public_view()["step"] == "move"
+            else:
+                touch_in_a_frame(ui, screen, ui.find(screen, f"{step}_button"))
+            ui.frames(2)
+            gone = [w for w in kept if w.parent is None]
+            assert {id(w) for w in moved} <= {id(w) for w in gone}, f"{step}: a widget drawn again was taken off"
+            moved.clear()
+            _spaces_under_tiles(screen)
+    finally:
+        Window.unbind(on_flip=on_flip)
+    assert screen.session.public_view()["tiles"], "the taps were answered"
+    assert not stale, f"frames drawn while the formation waited to be drawn again, at: {stale}"

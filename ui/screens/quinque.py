@@ -143,7 +143,12 @@ class QuinqueScreen(GameScreen):
         self._news = ""  # what the banner last said about centring
         self._spare_tiles: dict[Pos, QuinqueTile] = {}
         self._spare_spaces: dict[Pos, QuinqueSpace] = {}
-        self._redraw = Clock.create_trigger(lambda _dt: self.draw())
+        self._redraw = Clock.create_trigger(lambda _dt: self.draw())  # on the next tick: once the layout has settled
+        # A change to a formation on screen is drawn before the next frame (-1): after the touch has been dispatched,
+        # in the very frame that answers it (on the next tick, the old formation would be drawn once more first). A
+        # new screen's first drawing waits for its layout (`_redraw`), or it would be drawn at every size the layout
+        # passes through.
+        self._answer = Clock.create_trigger(lambda _dt: self.draw(), -1)
         super().__init__(*args, **kwargs)
 
     # -- from the session to the presenter --------------------------------------------------
@@ -168,7 +173,9 @@ class QuinqueScreen(GameScreen):
             colours=[p.colour for p in self.session.options.players],
         )
         self.selected = self.shown.chosen
-        self._redraw()  # widgets are rebuilt on the next frame, never inside the touch that changed them
+        # Widgets are rebuilt after the touch that changed them, never inside it: in its own frame once the screen
+        # has been drawn (a tap, Undo, the turn passing), else once the new screen is laid out.
+        (self._answer if self._anchor is not None else self._redraw)()
 
     # -- drawing ---------------------------------------------------------------------------
 
@@ -219,19 +226,20 @@ class QuinqueScreen(GameScreen):
             col, row = self._place(at)
             return anchor_x + col * size, anchor_y - row * size
 
-        # A drawing takes the widgets of the last one back where a place is drawn again (what a move changes is
-        # a tile or two; making every skydiver anew cost a late game's move most of its time).
-        tiles, spaces = self.tile_views, self.spaces
-        formation.clear_widgets()
+        # A drawing keeps the widgets of the last one where a place is drawn again, on the formation (what a move
+        # changes is a tile or two: making every skydiver anew cost a late game's move most of its time, and taking
+        # every widget off and on again made the window's next frame build all their drawing anew).
+        self._spare_tiles, self._spare_spaces = self.tile_views, self.spaces
         formation.ids.clear()
         self.spots, self.tile_views, self.spaces = {}, {}, {}
-        self._spare_tiles, self._spare_spaces = tiles, spaces
-        for cell in shown.cells:  # spaces first, tiles last: what is drawn later lies on top
+        for cell in shown.cells:
             if cell.kind == "space":
                 self._add_space(formation, cell, origin(cell.at))
             else:
                 self._add_tile(formation, cell, origin(cell.at))
-        self._spare_tiles, self._spare_spaces = {}, {}  # those not drawn again are let go
+        for gone in (*self._spare_tiles.values(), *self._spare_spaces.values()):
+            formation.remove_widget(gone)  # those not drawn again are let go
+        self._spare_tiles, self._spare_spaces = {}, {}
         self._ring_line(formation, shown.line_ends, origin)
 
     def centre(self) -> None:
@@ -242,7 +250,7 @@ class QuinqueScreen(GameScreen):
         self._anchor = None  # the next drawing fits it again
         self.board.can_centre = False
         self.say("")
-        self._redraw()
+        self._answer()
 
     def _turn_to(self, turned: bool) -> None:
         if turned != self._turned:
@@ -310,7 +318,8 @@ class QuinqueScreen(GameScreen):
             space.bind(on_press=lambda w: self.touch_space(w.at))
         space.pos, space.size = (pos[0] + inset, pos[1] + inset), (cell_size() - 2 * inset,) * 2
         space.back, space.edge = (theme.LIT_SPACE, theme.ACCENT) if cell.lit else (theme.SPACE, CLEAR)
-        formation.add_widget(space)
+        if space.parent is None:
+            formation.add_widget(space, index=len(formation.children))  # under every tile
         self.spaces[cell.at] = space
         formation.ids[f"space_{cell.at[0]}_{cell.at[1]}"] = space  # named by its place: a moved tile is another place
 
@@ -345,7 +354,8 @@ class QuinqueScreen(GameScreen):
             spot.glow = theme.WINNING_LINE if skydiver.in_line else CLEAR
             self.spots[(cell.at, skydiver.corner)] = spot
             formation.ids[f"spot_{cell.at[0]}_{cell.at[1]}_{skydiver.corner}"] = spot
-        formation.add_widget(tile)
+        if tile.parent is None:
+            formation.add_widget(tile)  # over every space
         self.tile_views[cell.at] = tile
 
     def _colour(self, seat: int) -> theme.RGBA:
