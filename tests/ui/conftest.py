@@ -214,6 +214,19 @@ class Ui:
             self.wait(0.21)
             self.frames(3)
 
+    def touch_in_a_frame(self, widget: Any) -> None:
+        """A touch, down and up, dispatched inside a frame after its clock has ticked, as Kivy's input providers
+        dispatch one: what it changes is drawn in that frame only if it is drawn before the next frame (`tap`
+        dispatches between frames, where an answer on the next tick is drawn in the next frame all the same)."""
+        from kivy.clock import Clock
+        from kivy.tests.common import UnitTestTouch
+
+        self.settle()
+        touch = UnitTestTouch(*widget.to_window(*widget.center))
+        Clock.schedule_once(lambda _dt: (touch.touch_down(), touch.touch_up()), 0)
+        self.frames(3)
+        self.settle()
+
     def double_tap(self, widget: Any) -> None:
         """Two quick touches at the widget's centre, the second a frame after the first: a hurried finger."""
         from kivy.tests.common import UnitTestTouch

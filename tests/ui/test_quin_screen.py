@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from companion.games.quin.examples import example_setup
+from ui import theme
 
 pytestmark = pytest.mark.ui
 
@@ -216,3 +217,32 @@ def test_who_goes_first_is_one_tap_from_the_setup_and_the_race_choice_lands_in_t
     ui.frames(3)
     button = ui.find(ui.screen, "race_button")
     assert button.text == "Bo goes first" and button.disabled
+
+
+def test_a_tap_on_a_piece_or_a_play_button_is_drawn_in_the_frame_that_answers_it(ui: Any) -> None:
+    """Issue 26: "Every tap answered quickly [...] the time from the touch event to the frame that shows the
+    result". The attacker chosen, the flash, Swap: each is drawn before the next frame, in the frame that answers
+    the touch; no frame shows the table as it was while the tap's answer waits to be drawn."""
+    from kivy.core.window import Window
+
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    set_up_both(screen)
+    ui.frames(3)
+    stale: list[str] = []
+
+    def on_flip(*_: Any) -> None:
+        if screen._answer.is_triggered or screen._redraw.is_triggered:
+            stale.append(screen.table_view.ids.result_label.text or "(no result yet)")
+
+    Window.bind(on_flip=on_flip)
+    try:
+        ui.touch_in_a_frame(piece(screen, "Ann", "8"))  # the attacker ...
+        assert screen.selection.pieces == (("Ann", "8"),) and piece(screen, "Ann", "8").edge == list(theme.TEXT)
+        ui.touch_in_a_frame(piece(screen, "Bo", "2"))  # ... and the defender
+        assert screen.table_view.ids.result_label.text == "Ann's 8 (Peripheral) captures Bo's 2 (Shadow)."
+        ui.touch_in_a_frame(piece(screen, "Bo", "6"))
+        ui.touch_in_a_frame(piece(screen, "Bo", "3"))
+        ui.touch_in_a_frame(ui.find(screen, "swap_button"))
+    finally:
+        Window.unbind(on_flip=on_flip)
+    assert not stale, f"frames drawn while a tap's answer waited: {stale}"

@@ -365,19 +365,12 @@ def test_a_formation_drawn_again_on_its_own_widgets_shows_what_one_made_anew_sho
 
 
 def touch_in_a_frame(ui: Any, screen: Any, widget: Any) -> None:
-    """A touch, down and up, dispatched inside a frame, after its clock has ticked, as Kivy's input providers
-    dispatch one (`ui.tap` dispatches between frames, where any answer is drawn in the next frame alike)."""
-    from kivy.clock import Clock
-    from kivy.tests.common import UnitTestTouch
-
-    if widget.parent is screen.board.ids.formation or widget.parent.parent is screen.board.ids.formation:
-        target = widget if widget.parent is screen.board.ids.formation else widget.parent
+    """Scroll the formation so `widget` shows, then touch it inside a frame (`ui.touch_in_a_frame`)."""
+    formation = screen.board.ids.formation
+    if formation in (widget.parent, widget.parent.parent):
+        target = widget if widget.parent is formation else widget.parent
         screen.board.ids.scroller.scroll_to(target, padding=0, animate=False)
-    ui.settle()
-    touch = UnitTestTouch(*widget.to_window(*widget.center))
-    Clock.schedule_once(lambda _dt: (touch.touch_down(), touch.touch_up()), 0)
-    ui.frames(3)
-    ui.settle()
+    ui.touch_in_a_frame(widget)
 
 
 def test_a_tap_on_the_formation_is_drawn_in_the_frame_that_answers_it_on_the_widgets_already_there(ui: Any) -> None:

@@ -201,6 +201,7 @@ class QuinScreen(GameScreen):
         self._chips: dict[tuple[str, str], QuinChip] = {}
         self._idle = Clock.create_trigger(lambda _dt: self.hide_private(), PRIVATE_IDLE_SECONDS)
         self._redraw = Clock.create_trigger(lambda _dt: self.draw())
+        self._answer = Clock.create_trigger(lambda _dt: self.draw(), -1)  # a tap's: drawn in the frame that answers it
         self._rng = random.SystemRandom()
         self._watching = Clock.create_trigger(lambda _dt: None)
         self._screens_seen: dict[str, str] = {}
@@ -357,7 +358,9 @@ class QuinScreen(GameScreen):
             self.say(tap.say, error=tap.error)
         if tap.action is not None:
             self.send(tap.action)
-        self._redraw()
+        # Drawn before the next frame, once: on the next tick the old table would be drawn once more first.
+        self._redraw.cancel()
+        self._answer()
 
     # -- private hand-off setup ------------------------------------------------------------------------
 
