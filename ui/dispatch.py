@@ -8,5 +8,10 @@ from kivy.clock import Clock
 
 
 def clock_dispatcher(fn: Callable[[], None]) -> None:
-    """Run `fn` on the UI thread at the next frame (Kivy's Clock is thread-safe for this)."""
-    Clock.schedule_once(lambda _dt: fn(), 0)
+    """Run `fn` on the UI thread before the next frame is drawn (Kivy's Clock is thread-safe for this).
+
+    Before the next frame (-1), not on the next tick (0): a tap's move reaches its screen through here, and a
+    frame's order is the clock, the touch, what waits for "before the next frame", then the drawing. On the next
+    tick, the frame that answers the touch would draw the screen as it was, and the move a frame later.
+    """
+    Clock.schedule_once(lambda _dt: fn(), -1)

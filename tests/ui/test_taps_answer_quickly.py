@@ -207,3 +207,43 @@ def test_a_past_games_replay_is_ready_before_replay_is_tapped(ui: Any) -> None:
     ui.settle()
     assert view.parent is None and view.replay_screen is None
     assert (ui.store.game(game_id), ui.store.moves(game_id)) == before, "the replay never writes to the games file"
+
+
+def test_a_move_reaches_its_screen_in_the_frame_that_answers_the_tap(ui: Any, monkeypatch: Any) -> None:
+    """Issue 26: "the time from the touch event to the frame that shows the result". A game's screen hears of a
+    move through the table's dispatcher (`ui.dispatch.clock_dispatcher`, as `companion run` wires it; another
+    thread's news comes the same way). It runs what it is handed before the next frame is drawn: a tap's move
+    (OK on the score pad's number pad) shows in the frame that answers the touch; no frame is drawn while the
+    screen's refresh waits (on the next tick it did: that frame drew the old totals)."""
+    from kivy.core.window import Window
+
+    from ui.dispatch import clock_dispatcher
+
+    monkeypatch.setattr(ui.table, "dispatch", clock_dispatcher)
+    screen = ui.start_game("score-pad", ["Ann", "Bo"])
+    screen.session.act({"type": "name", "title": "Carcassonne"})
+    ui.frames(4)
+    cell = screen._rows[0][1]
+    ui.touch_in_a_frame(cell)
+    pad = ui.window.children[0]
+    assert pad.__class__.__name__ == "NumberPadPopup"
+    for char in "42":
+        ui.tap(next(w for w in pad.ids.pad_keys.children if w.text == char))
+    waiting: list[int] = []
+    heard = screen.refresh
+
+    def refresh() -> None:
+        waiting.remove(1)
+        heard()
+
+    def on_flip(*_: Any) -> None:
+        assert not waiting, "a frame was drawn while the move waited to reach its screen"
+
+    monkeypatch.setattr(screen, "refresh", refresh)
+    screen.session.subscribe(lambda _s: waiting.append(1))  # before the screen's own refresh is run
+    Window.bind(on_flip=on_flip)
+    try:
+        ui.touch_in_a_frame(pad.ids.ok_button)
+    finally:
+        Window.unbind(on_flip=on_flip)
+    assert cell.text == "42" and not waiting
