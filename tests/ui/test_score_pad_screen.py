@@ -162,3 +162,56 @@ def test_twenty_rounds_of_five_players_scroll_and_every_cell_is_a_finger_wide(ui
     score(ui, screen, 20, 4, "-5")
     assert session.state.cells[19][4] == -5
     assert screen._totals[4].total == str(session.state.total("Eve")).replace("-", "−")
+
+
+def _pad_look(pad: Any) -> tuple[Any, ...]:
+    """What a player sees of the number pad: its heading, what is typed, its hint, and each widget's kind, words
+    and place on the window, to the pixel."""
+    def place(w: Any) -> tuple[int, ...]:
+        return tuple(round(v) for v in (*w.to_window(*w.pos), *w.size))
+
+    widgets = [(type(w).__name__, getattr(w, "text", None), w.disabled, place(w)) for w in pad.walk(restrict=True)]
+    return pad.title, pad.shown, pad.hint, widgets
+
+
+def test_the_number_pad_is_made_ahead_and_opens_for_each_cell_as_a_new_one_would(ui: Any) -> None:
+    """Issue 26: "Every tap answered quickly" (a tap on a cell built its number pad: digits, minus, Clear,
+    Cancel, OK). The screen makes one pad while the table looks at the board, and a tap on any cell opens it,
+    set for that cell ("a tap on a cell opens a big number pad", issue 27): what was typed at the last cell and
+    cancelled is gone; a cell with points shows them; each opening is, widget for widget, a pad made new then."""
+    from ui.screens.base import AHEAD_SECONDS
+    from ui.widgets.fitted_popup import KeptPopups
+
+    screen = ui.start_game("score-pad", ["Ann", "Bo"])
+    screen.session.act({"type": "name", "title": "Carcassonne"})
+    screen.session.act({"type": "score", "player": "Bo", "round": 1, "points": 17})
+    ui.wait(AHEAD_SECONDS)
+    assert ui.wait_until(lambda: "pad" in screen._kept._popups, timeout=5), "made while the table looks"
+    made = screen._kept.get("pad", lambda: pytest.fail("not made ahead"))
+
+    def open_on(seat: int) -> Any:
+        ui.tap(screen._rows[0][seat + 1])
+        ui.settle()
+        [pad] = [w for w in ui.window.children if w.__class__.__name__ == "NumberPadPopup"]
+        return pad
+
+    def cancel(pad: Any) -> None:
+        ui.tap(ui.find_text(pad, "Cancel"))
+        ui.settle()
+        assert pad.parent is None
+
+    looks = []
+    for seat, keys in ((0, "-48"), (1, "3")):
+        pad = open_on(seat)
+        assert pad is made, "the screen's own pad, at every cell"
+        looks.append(_pad_look(pad))
+        for char in keys:
+            ui.tap(next(w for w in pad.ids.pad_keys.children if w.text == ("−" if char == "-" else char)))
+        assert pad.shown != looks[-1][1]
+        cancel(pad)
+    assert looks[0][0] != looks[1][0], "each cell's own heading"
+    screen._kept = KeptPopups()  # the screen forgets its pad: each opening makes one new
+    for seat, look in ((0, looks[0]), (1, looks[1])):
+        pad = open_on(seat)
+        assert pad is not made and _pad_look(pad) == look, f"seat {seat}: the kept pad opened as a new one does"
+        cancel(pad)

@@ -8,6 +8,7 @@ is answered as quickly as on a short one (`bench/bench_score_pad.py`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kivy.clock import Clock
@@ -18,6 +19,7 @@ from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, St
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
 from companion.game import GameView
@@ -164,24 +166,34 @@ class NumberPadPopup(FittedPopup):
     shown = StringProperty("")
     hint = StringProperty("")
 
-    def __init__(self, pad: NumberPad, **kwargs: Any) -> None:
-        self.pad = pad
-        super().__init__(title=pad.heading, **kwargs)
+    def __init__(self, pad: NumberPad | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         for key in presenter.KEYS:
             button = Factory.PadKey(text=key)
             button.bind(on_release=lambda _b, k=key: self.press(k))
             self.ids.pad_keys.add_widget(button)
-        self._show()
+        self.pad: NumberPad | None = None
+        if pad is not None:
+            self.ready(pad)
+
+    def ready(self, pad: NumberPad) -> None:
+        """Set for the cell tapped, as a pad made for it: the screen keeps one pad (made ahead) for every cell."""
+        self.pad = pad
+        self.title = pad.heading
+        self._show(pad)
 
     def press(self, key: str) -> None:
-        self.pad.press(key)
-        self._show()
+        if self.pad is not None:
+            self.pad.press(key)
+            self._show(self.pad)
 
-    def _show(self) -> None:
-        self.shown = self.pad.shown
-        self.hint = self.pad.hint
+    def _show(self, pad: NumberPad) -> None:
+        self.shown = pad.shown
+        self.hint = pad.hint
 
     def ok(self) -> None:
+        if self.pad is None:
+            return
         action = self.pad.ok()
         if action is None or self.screen.send(action):
             self.dismiss()
@@ -329,7 +341,19 @@ class ScorePadScreen(GameScreen):
         if cell.cell is None:
             return None
         pad = presenter.pad_for(cell.cell)
-        popup: NumberPadPopup | None = self.open_once("pad", lambda: NumberPadPopup(pad, screen=self))
+        popup: NumberPadPopup | None = self.open_once("pad", lambda: self._pad_for(pad))
+        return popup
+
+    def popups_made_ahead(self) -> list[tuple[str, Callable[[], ModalView | None]]]:
+        return [*super().popups_made_ahead(), ("pad", self._new_pad)]
+
+    def _new_pad(self) -> NumberPadPopup:
+        return NumberPadPopup(screen=self)
+
+    def _pad_for(self, pad: NumberPad) -> NumberPadPopup:
+        """The screen's number pad (made ahead, or now), set for the cell tapped."""
+        popup = self._kept.get("pad", self._new_pad)
+        popup.ready(pad)
         return popup
 
     def add_round(self) -> None:
