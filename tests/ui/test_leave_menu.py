@@ -176,3 +176,53 @@ def test_five_names_fit_the_screen_in_their_colours(ui: Any) -> None:
         assert button.leaver.colour == colours[button.text]
         assert list(button.background_color) == list(button.colour)
     ui.screenshot("leave-picker-five.png")
+
+
+def _look(picker: Any) -> tuple[Any, ...]:
+    """What a player sees of the picker: its title, hint and each widget's kind, words, colour and place."""
+
+    def place(w: Any) -> tuple[int, ...]:
+        return tuple(round(v) for v in (*w.to_window(*w.pos), *w.size))
+
+    widgets = [
+        (type(w).__name__, getattr(w, "text", None), list(getattr(w, "colour", [])), place(w))
+        for w in picker.walk(restrict=True)
+    ]
+    return picker.title, picker.hint, widgets
+
+
+def test_the_screen_keeps_its_picker_and_it_offers_who_may_leave_now_as_a_new_one_would(ui: Any) -> None:
+    """Issue 26: "Every tap answered quickly" (the picker was built at each tap). A game screen makes its picker
+    while the table looks at the board, and Menu → "Someone leaves…" opens it, set for who may leave now
+    (RULINGS: "`leave` takes a player out for good"): after Bo has left, Bo is not offered; after Undo, Bo is
+    again. At each opening it is, widget for widget, a picker made new then."""
+    from ui.screens.base import AHEAD_SECONDS
+    from ui.widgets.fitted_popup import KeptPopups
+
+    screen = quintet_of_three_in_play(ui)
+    ui.wait(AHEAD_SECONDS)
+    assert ui.wait_until(lambda: "leave" in screen._kept._popups, timeout=5), "made while the table looks"
+    made = screen._kept.get("leave", lambda: None)
+
+    def compared(names: list[str]) -> Any:
+        kept = open_picker(ui, screen)
+        assert kept is made and names_offered(kept) == names
+        look = _look(kept)
+        kept.dismiss()
+        assert _no_popup(ui)
+        keeping, screen._kept = screen._kept, KeptPopups()  # forgotten for one opening: a new picker
+        new = open_picker(ui, screen)
+        assert new is not made and _look(new) == look
+        new.dismiss()
+        assert _no_popup(ui)
+        screen._kept = keeping
+        return kept
+
+    picker = compared(["Ann", "Bo", "Cy"])
+    assert picker.hint == "Leaving is for good: the game goes on without them."
+    ui.tap(pick(ui, open_picker(ui, screen), "Bo").ids.yes_button)
+    assert _no_popup(ui) and screen.session.players_in == ("Ann", "Cy")
+    assert compared(["Ann", "Cy"]) is picker
+    assert picker.hint == "Leaving is for good: the other player wins."
+    ui.tap(ui.find(screen, "undo_button"))
+    assert compared(["Ann", "Bo", "Cy"]) is picker

@@ -55,6 +55,7 @@ from ui.widgets.layer import StillLayer  # noqa: F401  (the <GameScreen> rule dr
 
 if TYPE_CHECKING:
     from companion.session import AnySession
+    from ui.screens.leave import LeavePicker
     from ui.screens.log import LogView
     from ui.screens.race import RaceScreen
     from ui.table import Table
@@ -279,6 +280,8 @@ class GameScreen(Screen):
         made.append(("log", self._log_made_ahead))
         if self.can_show_phones:
             made.append(("phones", self._new_phones_panel))
+        if self.can_leave:
+            made.append(("leave", self._new_leave_picker))
         return made
 
     def on_enter(self, *_args: Any) -> None:
@@ -380,9 +383,14 @@ class GameScreen(Screen):
 
     def open_leave(self) -> None:
         """Someone leaves: pick who, then confirm; Yes sends their `leave`."""
-        from ui.screens.leave import open_leave  # loaded when first wanted, as the race is
+        from ui.screens.leave import open_leave  # loaded with the picker made ahead, or now
 
-        self.open_once("leave", lambda: open_leave(self))
+        self.open_once("leave", lambda: open_leave(self, self._kept.get("leave", self._new_leave_picker)))
+
+    def _new_leave_picker(self) -> LeavePicker:
+        from ui.screens.leave import new_picker
+
+        return new_picker(self)
 
     def leave(self, leaver: Leaver) -> bool:
         """Send `leaver`'s `leave` (a refusal shows in the banner), then say what followed."""

@@ -7,7 +7,7 @@ asks "Ann leaves the game for good? Bo wins." with "Yes, Ann leaves" and
 engine's ``leave`` through `send` (a refusal shows in the banner); Undo takes
 it back like any action.
 
-Open it from a game screen with `open_leave(game_screen)`.
+Open it from a game screen with `open_leave(game_screen)`; a screen keeps its picker (`new_picker`).
 """
 
 from __future__ import annotations
@@ -56,10 +56,20 @@ class LeavePicker(FittedPopup):
     screen = ObjectProperty(None)
     hint = StringProperty("")
 
-    def __init__(self, screen: LeaveHost, leavers: tuple[Leaver, ...], **kwargs: Any) -> None:
-        hint = presenter.hint([leaver.name for leaver in leavers])
-        super().__init__(screen=screen, title=presenter.TITLE, hint=hint, **kwargs)
+    def __init__(self, screen: LeaveHost, leavers: tuple[Leaver, ...] = (), **kwargs: Any) -> None:
+        super().__init__(screen=screen, title=presenter.TITLE, **kwargs)
+        self._leavers: tuple[Leaver, ...] | None = None
+        self.ready(leavers)
+
+    def ready(self, leavers: tuple[Leaver, ...]) -> None:
+        """Set for who may leave now, as a picker made now: the screen keeps one (made ahead), and its buttons
+        are made again only when the players who may leave have changed."""
+        self.hint = presenter.hint([leaver.name for leaver in leavers])
+        if leavers == self._leavers:
+            return
+        self._leavers = leavers
         names = self.ids.names
+        names.clear_widgets()
         names.cols = 1 if len(leavers) <= 3 else 2  # five names in one column would not fit 480 pixels
         for leaver in leavers:
             button = LeaverButton(text=leaver.name, colour=theme.rgba(leaver.colour), light=leaver.light)
@@ -88,13 +98,21 @@ class LeaveConfirm(FittedPopup):
         self.screen.leave(self.leaver)
 
 
-def open_leave(screen: LeaveHost) -> LeavePicker | None:
-    """Open the picker over `screen`; None (and a sentence in the banner) if nobody may leave now."""
+def new_picker(screen: LeaveHost) -> LeavePicker:
+    """A picker for `screen`, set for who may leave now (a game screen makes its own ahead)."""
+    load_kv(KV)
+    return LeavePicker(screen, screen.leavers())
+
+
+def open_leave(screen: LeaveHost, picker: LeavePicker | None = None) -> LeavePicker | None:
+    """Open `picker` (a new one if None) over `screen`, set for who may leave now; None (and a sentence in the
+    banner) if nobody may."""
     load_kv(KV)
     leavers = screen.leavers()
     if not leavers:
         screen.say(presenter.NOBODY, error=True)  # the Menu's button was greyed out: a second finger got here
         return None
-    picker = LeavePicker(screen, leavers)
+    picker = picker or LeavePicker(screen, leavers)
+    picker.ready(leavers)
     picker.open()
     return picker
