@@ -378,7 +378,7 @@ def test_a_tap_on_the_formation_is_drawn_in_the_frame_that_answers_it_on_the_wid
     result". A tap that changes the formation (a mark, a tile added, a tile chosen, moved, Skip, Undo) is drawn
     before the next frame: no frame shows the formation as it was while its change waits to be drawn. And what
     is drawn again stays on the formation: the tiles, skydivers and spaces of places drawn again are never taken
-    off and put back (that made the window's next frame build all their drawing anew), and every space stays
+    off and put back (nothing about them changed), and every space stays
     under every tile."""
     from kivy.core.window import Window
 

@@ -226,9 +226,8 @@ class QuinqueScreen(GameScreen):
             col, row = self._place(at)
             return anchor_x + col * size, anchor_y - row * size
 
-        # A drawing keeps the widgets of the last one where a place is drawn again, on the formation (what a move
-        # changes is a tile or two: making every skydiver anew cost a late game's move most of its time, and taking
-        # every widget off and on again made the window's next frame build all their drawing anew).
+        # A drawing keeps the widgets of the last one where a place is drawn again, where they are on the formation
+        # (what a move changes is a tile or two: making every skydiver anew cost a late game's move most of its time).
         self._spare_tiles, self._spare_spaces = self.tile_views, self.spaces
         formation.ids.clear()
         self.spots, self.tile_views, self.spaces = {}, {}, {}

@@ -166,15 +166,13 @@ class NumberPadPopup(FittedPopup):
     shown = StringProperty("")
     hint = StringProperty("")
 
-    def __init__(self, pad: NumberPad | None = None, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         for key in presenter.KEYS:
             button = Factory.PadKey(text=key)
             button.bind(on_release=lambda _b, k=key: self.press(k))
             self.ids.pad_keys.add_widget(button)
-        self.pad: NumberPad | None = None
-        if pad is not None:
-            self.ready(pad)
+        self.pad: NumberPad | None = None  # the cell's, from `ready`, before the pad opens
 
     def ready(self, pad: NumberPad) -> None:
         """Set for the cell tapped, as a pad made for it: the screen keeps one pad (made ahead) for every cell."""
