@@ -373,7 +373,9 @@ def touch_in_a_frame(ui: Any, screen: Any, widget: Any) -> None:
     ui.touch_in_a_frame(widget)
 
 
-def test_a_tap_on_the_formation_is_drawn_in_the_frame_that_answers_it_on_the_widgets_already_there(ui: Any) -> None:
+def test_a_tap_on_the_formation_is_drawn_in_the_frame_that_answers_it_on_the_widgets_already_there(
+    ui: Any, monkeypatch: Any
+) -> None:
     """Issue 26: "Every tap answered quickly [...] the time from the touch event to the frame that shows the
     result". A tap that changes the formation (a mark, a tile added, a tile chosen, moved, Skip, Undo) is drawn
     before the next frame: no frame shows the formation as it was while its change waits to be drawn. And what
@@ -382,6 +384,9 @@ def test_a_tap_on_the_formation_is_drawn_in_the_frame_that_answers_it_on_the_wid
     under every tile."""
     from kivy.core.window import Window
 
+    from ui.dispatch import clock_dispatcher
+
+    monkeypatch.setattr(ui.table, "dispatch", clock_dispatcher)  # the moves reach the screen as in the app
     screen = ui.start_game("quinque", ["Ann", "Bo"])
     play_along(screen, actions_of("quinque-row-win.jsonl")[:8])  # Bo has just added (1,1): a formation of three
     ui.frames(3)

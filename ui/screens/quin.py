@@ -200,8 +200,10 @@ class QuinScreen(GameScreen):
         self._setup_pieces: dict[str, QuinPiece] = {}  # the private panel's, made with it
         self._chips: dict[tuple[str, str], QuinChip] = {}
         self._idle = Clock.create_trigger(lambda _dt: self.hide_private(), PRIVATE_IDLE_SECONDS)
-        self._redraw = Clock.create_trigger(lambda _dt: self.draw())
-        self._answer = Clock.create_trigger(lambda _dt: self.draw(), -1)  # a tap's: drawn in the frame that answers it
+        # Before the next frame (-1): a tap's answer, and the move the dispatcher brings after it, are drawn in the
+        # frame that answers the touch (on the next tick, that frame would draw the old table once more). The table
+        # only sets words and colours: nothing in it waits for the layout.
+        self._redraw = Clock.create_trigger(lambda _dt: self.draw(), -1)
         self._rng = random.SystemRandom()
         self._watching = Clock.create_trigger(lambda _dt: None)
         self._screens_seen: dict[str, str] = {}
@@ -292,7 +294,7 @@ class QuinScreen(GameScreen):
     # -- the shared table -----------------------------------------------------------------------
 
     def render(self, view: GameView | Mapping[str, Any]) -> None:
-        """Keep the public view; widgets are updated on the next frame, never inside a touch."""
+        """Keep the public view; widgets are updated before the next frame, never inside a touch."""
         # The log replays a story, whose views are JSON (the revealed view, for a finished game): read back typed.
         read_back: Any = codec.from_json  # typed for actions and events; a view's JSON reads back the same way
         self._view = read_back(QuinView, view) if isinstance(view, Mapping) else cast(QuinView, view)
@@ -358,9 +360,7 @@ class QuinScreen(GameScreen):
             self.say(tap.say, error=tap.error)
         if tap.action is not None:
             self.send(tap.action)
-        # Drawn before the next frame, once: on the next tick the old table would be drawn once more first.
-        self._redraw.cancel()
-        self._answer()
+        self._redraw()
 
     # -- private hand-off setup ------------------------------------------------------------------------
 
