@@ -53,7 +53,8 @@ SETTLE = float(os.environ.get("BENCH_TAPS_SETTLE", "2.0"))
 """Seconds after the first frame before the rounds: start-up's loading in the background is done."""
 RATIO_GOAL = 2.0
 MS_GOAL = 250.0
-GAMES = ("quantum-link", "quark", "quin", "quinque", "quintet")
+GAMES = tuple(os.environ.get("BENCH_TAPS_GAMES", "quantum-link,quark,quin,quinque,quintet").split(","))
+"""The games whose taps are timed (``BENCH_TAPS_GAMES=quin`` times one game's while working on it)."""
 TITLES = {"quantum-link": "Quantum Link", "quark": "Quark", "quin": "Quin", "quinque": "Quinque", "quintet": "Quintet"}
 FINISHED_SCRIPT = "quark-3p-dry-bank"
 """The past game whose Log and replay are opened: the longest golden game."""
@@ -582,17 +583,18 @@ def run() -> list[str]:
             f"{text}   {'met' if met else 'NOT MET'}   first {first.get(name, 0) * 1000:.0f} ms"
             f"   CPU {cpu:.0f} ms   {sizes[name]}"
         )
-    very_first = statistics.median(firsts)
-    base_full = statistics.median(b for name, (_, b) in medians.items() if name.startswith("start "))
-    lines.append(
-        line(
-            f"tap: {FIRST_TAP}",
-            f"{very_first * 1000:.0f} ms",
-            f"{base_full * 1000:.0f} ms",
-            very_first / base_full,
+    if firsts:  # none with BENCH_TAPS_FIRSTS=0
+        very_first = statistics.median(firsts)
+        base_full = statistics.median(b for name, (_, b) in medians.items() if name.startswith("start "))
+        lines.append(
+            line(
+                f"tap: {FIRST_TAP}",
+                f"{very_first * 1000:.0f} ms",
+                f"{base_full * 1000:.0f} ms",
+                very_first / base_full,
+            )
+            + f"   (median of {len(firsts)} starts; baseline: the settled starts')"
         )
-        + f"   (median of {len(firsts)} starts; baseline: the settled starts')"
-    )
     slowest = sorted(medians.items(), key=lambda item: item[1][0], reverse=True)[:5]
     lines.append("slowest five: " + ", ".join(f"{name} {t * 1000:.0f} ms ({t / b:.2f}×)" for name, (t, b) in slowest))
     return lines
