@@ -249,3 +249,52 @@ def test_a_tap_on_a_piece_or_a_play_button_is_drawn_in_the_frame_that_answers_it
     finally:
         Window.unbind(on_flip=on_flip)
     assert not stale, f"frames drawn while a tap's answer waited: {stale}"
+
+
+def lines_on(canvas: Any) -> list[tuple[tuple[float, ...], list[float]]]:
+    """Each `Line` on `canvas` with the colour it is drawn in: (rgba, its points)."""
+    from kivy.graphics import Color, Line
+
+    found, colour = [], (1.0, 1.0, 1.0, 1.0)
+    for instruction in canvas.children:
+        for inner in getattr(instruction, "children", None) or [instruction]:
+            if isinstance(inner, Color):
+                colour = tuple(inner.rgba)
+            elif isinstance(inner, Line):
+                found.append((colour, list(inner.points)))
+    return found
+
+
+def test_a_pieces_edge_and_cross_are_drawn_only_while_they_show_and_follow_the_piece(ui: Any) -> None:
+    """Issue 26 (every tap answered quickly): no clear outline is built at every place the layout passes through.
+    What a player sees stays: the attacker's edge, the selected piece's, and a captured piece crossed out."""
+    screen = ui.start_game("quin", ["Ann", "Bo"])
+    set_up_both(screen)
+    ui.frames(2)
+    assert all(not lines_on(p.canvas.before) and not lines_on(p.canvas.after) for p in screen.pieces.values())
+
+    attacker, defender = piece(screen, "Ann", "8"), piece(screen, "Bo", "2")
+    ui.tap(attacker)
+    ui.frames(1)
+    [(colour, points)] = lines_on(attacker.canvas.before)
+    assert colour == tuple(theme.TEXT) and points, "the attacker's edge, in the text's colour"
+    xs, ys = points[0::2], points[1::2]
+    assert attacker.x < min(xs) and max(xs) < attacker.right and attacker.y < min(ys) and max(ys) < attacker.top
+    assert [p for p in screen.pieces.values() if lines_on(p.canvas.before)] == [attacker]
+
+    ui.tap(defender)  # the flash: Bo's 2 is captured
+    ui.frames(2)
+    assert not lines_on(attacker.canvas.before), "no edge once nothing is selected"
+    [(colour, points)] = lines_on(defender.canvas.after)
+    assert colour[3] > 0 and points == crossing(defender)
+
+    ui.resize(1280, 800)  # the piece moves and grows: its cross goes with it
+    [(_colour, points)] = lines_on(defender.canvas.after)
+    assert points == crossing(defender)
+
+
+def crossing(widget: Any) -> list[float]:
+    """A captured piece's cross: corner to corner, 8 px in."""
+    from kivy.metrics import dp
+
+    return [widget.x + dp(8), widget.y + dp(8), widget.right - dp(8), widget.top - dp(8)]

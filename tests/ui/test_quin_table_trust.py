@@ -145,10 +145,21 @@ def test_every_piece_fits_its_words_and_names_its_owner_without_colour(ui: Any) 
     words = screen_words(screen)
     for jargon in ("AL", "Refl.", "Periph.", "Art. Light"):
         assert jargon not in words.split() and jargon + "\n" not in words
+    from kivy.graphics import Rectangle
+
+    from ui.screens.quin import owner_mark_texture
+
     for (owner, _label), widget in screen.pieces.items():
         assert widget.owner_mark == owner[0]
-        mark = widget.ids.owner_mark
-        assert mark.text == owner[0] and widget.collide_point(*mark.center)
+        assert widget.mark_texture is owner_mark_texture(owner[0])
+        after = widget.canvas.after.children
+        drawn = [i for i in after if isinstance(i, Rectangle) and i.texture is widget.mark_texture]
+        assert len(drawn) == 1, "the mark is drawn once, on the piece"
+        x, y = drawn[0].pos
+        width, height = drawn[0].size
+        assert (width, height) == tuple(widget.mark_texture.size) and width > 0
+        assert widget.collide_point(x, y) and widget.collide_point(x + width, y + height), "in the piece's corner"
+        assert x < widget.center_x and y > widget.center_y, "its top-left corner"
         assert not words_cut(widget), widget.text
 
 
