@@ -247,3 +247,49 @@ def test_a_move_reaches_its_screen_in_the_frame_that_answers_the_tap(ui: Any, mo
     finally:
         Window.unbind(on_flip=on_flip)
     assert cell.text == "42" and not waiting
+
+
+def circles_drawn(canvas: Any) -> list[tuple[str, int]]:
+    """Every circle on `canvas` and the canvases within it: (its kind, its segments)."""
+    from kivy.graphics import Ellipse, Line
+
+    found = []
+    for instruction in canvas.children:
+        if isinstance(instruction, Ellipse):
+            found.append(("Ellipse", instruction.segments))
+        elif isinstance(instruction, Line) and instruction.circle is not None:
+            found.append(("circle Line", len(instruction.points) // 2 - 1))
+        found += circles_drawn(instruction) if getattr(instruction, "children", None) else []
+    return found
+
+
+@pytest.mark.parametrize(
+    "script", ["quinque-advanced-full-game", "quintet-five-players", "quantum-link-full-board", "finger-chooser"]
+)
+def test_every_circle_on_a_game_screen_is_drawn_with_the_themes_segments(ui: Any, script: str) -> None:
+    """Issue 26: "Every tap answered quickly". Kivy's default circle has about 180 segments (a circle line a
+    round joint at each too): under software GL Quinque's formation frame took 33 ms with them, 21 ms with
+    `theme.CIRCLE_SEGMENTS`. Mid-game (the chooser: two fingers on it), every circle each of these screens
+    draws is drawn with the theme's."""
+    from kivy.core.window import Window
+    from kivy.tests.common import UnitTestTouch
+
+    from ui import theme
+
+    fingers = []
+    if script == "finger-chooser":
+        chooser = ui.start_game(script, ["Ann", "Bo", "Cy"]).chooser
+        spots = [chooser.to_window(chooser.x + chooser.width * k, chooser.center_y) for k in (0.3, 0.7)]
+        fingers = [UnitTestTouch(*spot) for spot in spots]
+        for finger in fingers:
+            finger.touch_down()
+    else:
+        lines = golden.read(golden.FOLDER / f"{script}.jsonl").lines
+        session = golden.play(ui.store, script, upto=len(lines) * 2 // 3)
+        ui.app.resume_game(session.game_id)
+    ui.frames(3)
+    circles = circles_drawn(Window.canvas)
+    for finger in fingers:
+        finger.touch_up()
+    assert circles, "the screen draws circles"
+    assert {segments for _kind, segments in circles} == {theme.CIRCLE_SEGMENTS}, sorted(set(circles))

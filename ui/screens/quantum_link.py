@@ -126,11 +126,11 @@ class HexCell(Label):
                 RoundedRectangle(**square)
                 chip = s * 1.3
                 Color(*_shade(colour, 0.6))
-                Ellipse(pos=(cx - chip / 2, cy - chip / 2), size=(chip, chip))
+                Ellipse(pos=(cx - chip / 2, cy - chip / 2), size=(chip, chip), segments=theme.CIRCLE_SEGMENTS)
                 Color(*theme.CHIP_LINE)
-                Line(circle=(cx, cy, chip / 2 - dp(1.5)), width=dp(1.6))
+                Line(circle=(cx, cy, chip / 2 - dp(1.5), 0, 360, theme.CIRCLE_SEGMENTS), width=dp(1.6))
                 Color(*colour)
-                Line(circle=(cx, cy, chip * 0.32), width=dp(1.6))
+                Line(circle=(cx, cy, chip * 0.32, 0, 360, theme.CIRCLE_SEGMENTS), width=dp(1.6))
                 self.color = (1.0, 1.0, 1.0, 0.55)
                 self.font_size = s * 0.5
                 self.bold = False

@@ -84,7 +84,11 @@ class DieFace(Widget):
             Color(*theme.PIP)
             pip = side * 0.17
             for px, py in PIPS.get(int(self.value), []):
-                Ellipse(pos=(x + px * side - pip / 2, y + py * side - pip / 2), size=(pip, pip))
+                Ellipse(
+                    pos=(x + px * side - pip / 2, y + py * side - pip / 2),
+                    size=(pip, pip),
+                    segments=theme.CIRCLE_SEGMENTS,
+                )
             PopMatrix()
 
 
@@ -140,17 +144,17 @@ class CaptureCircle(Widget):
                 player = by_name[name]
                 if name == self.current:
                     Color(*theme.ACCENT)
-                    Line(circle=(x, y, disc + dp(5)), width=dp(2.5))
+                    Line(circle=(x, y, disc + dp(5), 0, 360, theme.CIRCLE_SEGMENTS), width=dp(2.5))
                 Color(*theme.rgba(player.colour))
-                Ellipse(pos=(x - disc, y - disc), size=(2 * disc, 2 * disc))
+                Ellipse(pos=(x - disc, y - disc), size=(2 * disc, 2 * disc), segments=theme.CIRCLE_SEGMENTS)
                 ink = theme.INK if is_light(player.colour) else theme.TEXT  # tokens that read on the disc
                 for k in range(2):  # the two tokens on the board: filled while still there
                     tx, ty = x - dp(9) + k * dp(18), y - dp(10)
                     Color(*ink)
                     if k < player.tokens:
-                        Ellipse(pos=(tx - dp(6), ty - dp(6)), size=(dp(12), dp(12)))
+                        Ellipse(pos=(tx - dp(6), ty - dp(6)), size=(dp(12), dp(12)), segments=theme.CIRCLE_SEGMENTS)
                     else:
-                        Line(circle=(tx, ty, dp(6)), width=dp(1.3))
+                        Line(circle=(tx, ty, dp(6), 0, 360, theme.CIRCLE_SEGMENTS), width=dp(1.3))
                 if name in self.order and not self.closed:
                     number = _text(str(list(self.order).index(name) + 1), sp(18), bold=True)
                     Color(0, 0, 0, 1)
