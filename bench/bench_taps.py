@@ -196,12 +196,16 @@ def _screen_is(app: Any, cls: str) -> Callable[[], Any]:
 
 
 def _game_shown(app: Any, game: str) -> Callable[[], Any]:
-    """Done when the screen shown is game `game`'s."""
+    """Done when the screen shown is game `game`'s, its board drawn: a screen whose board waits to be drawn
+    on a later frame (Quinque's formation, drawn once the layout has settled) shows the result only then."""
 
     def found() -> Any:
         screen = app.screens.current_screen
         session = getattr(screen, "session", None)
-        return screen if screen.name != "home" and session is not None and session.game.name == game else None
+        if screen.name == "home" or session is None or session.game.name != game:
+            return None
+        redraw = getattr(screen, "_redraw", None)
+        return None if redraw is not None and redraw.is_triggered else screen
 
     return found
 

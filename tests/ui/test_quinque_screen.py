@@ -393,7 +393,7 @@ def test_a_tap_on_the_formation_is_drawn_in_the_frame_that_answers_it_on_the_wid
     stale: list[str] = []
 
     def on_flip(*_: Any) -> None:
-        if screen._answer.is_triggered or screen._redraw.is_triggered:
+        if screen._redraw.is_triggered:
             stale.append(screen.session.public_view()["step"])
 
     moved: list[Any] = []
@@ -426,3 +426,31 @@ def test_a_tap_on_the_formation_is_drawn_in_the_frame_that_answers_it_on_the_wid
         Window.unbind(on_flip=on_flip)
     assert screen.session.public_view()["tiles"], "the taps were answered"
     assert not stale, f"frames drawn while the formation waited to be drawn again, at: {stale}"
+
+
+@pytest.mark.parametrize("moves", [0, 8])
+def test_a_new_screens_first_frame_shows_its_whole_formation(ui: Any, moves: int) -> None:
+    """Issue 26: "the time from the touch event to the frame that shows the result". A game started or resumed
+    shows its formation in the screen's first frame: no frame shows the board empty while it waits to be drawn."""
+    from kivy.core.window import Window
+
+    from tests.support import golden
+
+    session = golden.play(ui.store, "quinque-row-win", upto=moves)
+    frames: list[tuple[str, int, bool]] = []
+
+    def on_flip(*_: Any) -> None:
+        screen = ui.app.screens.current_screen
+        frames.append(
+            (screen.name, len(getattr(screen, "spots", {})), screen.name != "home" and screen._redraw.is_triggered)
+        )
+
+    Window.bind(on_flip=on_flip)
+    try:
+        screen = ui.app.resume_game(session.game_id)
+        ui.frames(2)
+    finally:
+        Window.unbind(on_flip=on_flip)
+    name, spots, waiting = frames[0]
+    assert name == screen.name and not waiting
+    assert spots == len(screen.spots) > 0, "the formation drawn in the first frame is the one drawn since"

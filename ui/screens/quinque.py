@@ -143,12 +143,11 @@ class QuinqueScreen(GameScreen):
         self._news = ""  # what the banner last said about centring
         self._spare_tiles: dict[Pos, QuinqueTile] = {}
         self._spare_spaces: dict[Pos, QuinqueSpace] = {}
-        self._redraw = Clock.create_trigger(lambda _dt: self.draw())  # on the next tick: once the layout has settled
-        # A change to a formation on screen is drawn before the next frame (-1): after the touch has been dispatched,
-        # in the very frame that answers it (on the next tick, the old formation would be drawn once more first). A
-        # new screen's first drawing waits for its layout (`_redraw`), or it would be drawn at every size the layout
-        # passes through.
-        self._answer = Clock.create_trigger(lambda _dt: self.draw(), -1)
+        # Drawn before the next frame (-1): a tap's change after the touch has been dispatched, in the very frame
+        # that answers it, and a new screen's formation in its first frame. On the next tick, the old formation
+        # would be drawn once more first, and a new screen drawn once with an empty board. A new screen is drawn
+        # again at each size its layout passes through in that frame: its tiles are kept, only placed again.
+        self._redraw = Clock.create_trigger(lambda _dt: self.draw(), -1)
         super().__init__(*args, **kwargs)
 
     # -- from the session to the presenter --------------------------------------------------
@@ -173,9 +172,8 @@ class QuinqueScreen(GameScreen):
             colours=[p.colour for p in self.session.options.players],
         )
         self.selected = self.shown.chosen
-        # Widgets are rebuilt after the touch that changed them, never inside it: in its own frame once the screen
-        # has been drawn (a tap, Undo, the turn passing), else once the new screen is laid out.
-        (self._answer if self._anchor is not None else self._redraw)()
+        # Widgets are rebuilt after the touch that changed them, never inside it: before that touch's frame is drawn.
+        self._redraw()
 
     # -- drawing ---------------------------------------------------------------------------
 
@@ -249,7 +247,7 @@ class QuinqueScreen(GameScreen):
         self._anchor = None  # the next drawing fits it again
         self.board.can_centre = False
         self.say("")
-        self._answer()
+        self._redraw()
 
     def _turn_to(self, turned: bool) -> None:
         if turned != self._turned:
