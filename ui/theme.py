@@ -14,6 +14,20 @@ from companion import game
 RGBA = tuple[float, float, float, float]
 
 
+def solid(colour: RGBA, under: RGBA) -> RGBA:
+    """`colour` as it shows over `under` (itself as it shows over `BG` if not opaque), made opaque.
+
+    For a line wider than a pixel: Kivy draws one in a colour that is not opaque through a stencil of its own,
+    which costs a stencil pass a line and, inside a ScrollView (its own stencil), let pixels of lines past the
+    view's edge show beside it.
+    """
+    if under[3] < 1:
+        under = solid(under, BG)
+    alpha = colour[3]
+    r, g, b = (c * alpha + u * (1 - alpha) for c, u in zip(colour[:3], under[:3], strict=True))
+    return (r, g, b, 1.0)
+
+
 def rgba(colour: str, alpha: float | None = None) -> RGBA:
     """``"#e53935"`` (or ``"#e53935cc"``) as Kivy's ``(r, g, b, a)``; `alpha` replaces the alpha."""
     values = get_color_from_hex(colour)

@@ -454,3 +454,74 @@ def test_a_new_screens_first_frame_shows_its_whole_formation(ui: Any, moves: int
     name, spots, waiting = frames[0]
     assert name == screen.name and not waiting
     assert spots == len(screen.spots) > 0, "the formation drawn in the first frame is the one drawn since"
+
+
+def thick_lines(canvas: Any, colour: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0)) -> list[tuple[float, tuple[float, ...]]]:
+    """Every `Line` wider than one pixel on `canvas` and the canvases within it: (its width, its colour)."""
+    from kivy.graphics import Color, Line
+
+    found = []
+    for instruction in canvas.children:
+        if isinstance(instruction, Color):
+            colour = tuple(instruction.rgba)
+        elif isinstance(instruction, Line) and instruction.width > 1:
+            found.append((instruction.width, colour))
+        elif getattr(instruction, "children", None):
+            found += thick_lines(instruction, colour)
+    return found
+
+
+@pytest.mark.parametrize("script, upto", [("quinque-advanced-full-game", 40), ("quinque-row-win", None)])
+def test_the_formations_wide_lines_are_opaque(ui: Any, script: str, upto: int | None) -> None:
+    """What a person sees: Kivy draws a line wider than a pixel in a colour that is not opaque through a stencil
+    of its own, which let pixels of skydivers past the board's edge show beside it (and cost a stencil pass a
+    line). Every wide line of the formation is opaque: mid-game with a tile chosen and its spaces lit, and at a
+    win with its line drawn."""
+    from tests.support import golden
+
+    session = golden.play(ui.store, script, upto=upto)
+    screen = ui.app.resume_game(session.game_id)
+    ui.frames(3)
+    if upto is not None:  # a tile chosen: its edge, and the spaces it may go to, lit
+        key = next(k for k in screen.spots if screen.shown.tap_skydiver(*k).chosen is not None)
+        ui.tap(screen.spots[key])
+        ui.frames(2)
+        assert screen.selected is not None
+    lines = thick_lines(screen.board.ids.formation.canvas)
+    assert lines, "the formation draws wide lines"
+    assert [(w, c) for w, c in lines if c[3] != 1.0] == []
+
+
+def test_nothing_of_the_formation_shows_past_the_board(ui: Any) -> None:
+    """What a person sees: two thirds into a long game the formation is wider than the board; beside the board,
+    the side panel shows exactly what it shows with no formation at all (no stray pixels of skydivers)."""
+    from PIL import Image, ImageChops
+
+    from tests.support import golden
+
+    lines = golden.read(golden.FOLDER / "quinque-advanced-full-game.jsonl").lines
+    session = golden.play(ui.store, "quinque-advanced-full-game", upto=len(lines) * 2 // 3)
+    screen = ui.app.resume_game(session.game_id)
+    ui.frames(3)
+    board = screen.board.ids.scroller
+    right = int(board.to_window(board.right, 0)[0]) + 2
+    past = [k for k, spot in screen.spots.items() if spot.to_window(spot.right, spot.y)[0] > right]
+    assert past, "skydivers lie past the board's edge"
+    with Image.open(ui.screenshot("quinque-past-the-board.png")) as shot:
+        seen = shot.convert("RGB")
+    screen.board.ids.formation.opacity = 0
+    with Image.open(ui.screenshot("quinque-past-the-board-without.png")) as shot:
+        without = shot.convert("RGB")
+    box = (right, 0, seen.width, seen.height)
+    assert ImageChops.difference(seen.crop(box), without.crop(box)).getbbox() is None
+
+
+def test_a_colour_made_solid_is_the_colour_it_showed_over_its_background() -> None:
+    """`theme.solid`, by which the formation's wide lines are opaque: the same colour on screen, blended once."""
+    from ui import theme
+
+    assert theme.solid((1.0, 1.0, 1.0, 0.5), (0.0, 0.0, 0.0, 1.0)) == (0.5, 0.5, 0.5, 1.0)
+    assert theme.solid(theme.TEXT, theme.BG) == theme.TEXT, "an opaque colour is itself"
+    faint_back = (0.0, 0.0, 1.0, 0.5)  # itself over the screen's background
+    seen_back = tuple(0.5 * c + 0.5 * b for c, b in zip(faint_back[:3], theme.BG[:3], strict=True))
+    assert theme.solid((1.0, 1.0, 1.0, 0.5), faint_back) == pytest.approx((*(0.5 + 0.5 * c for c in seen_back), 1.0))

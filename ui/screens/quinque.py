@@ -331,6 +331,9 @@ class QuinqueScreen(GameScreen):
             tile.back, tile.edge, tile.edge_width = theme.TILE_CHOSEN, theme.TEXT, 3
         elif cell.outlined:
             tile.edge, tile.edge_width = (*theme.ACCENT[:3], 0.7), 1.6
+        if tile.edge_width > 1:  # a wide line is opaque (`theme.solid`); a dashed one is a plain line, one px wide
+            tile.edge = theme.solid(tile.edge, theme.BG)
+        back = theme.solid(tile.back, theme.BG)  # what a skydiver's ring is seen over
         pad, step = edge(), spot_size() + spot_gap()
         while len(tile.spots) < len(cell.skydivers):
             spot = QuinqueSpot(size=(spot_size(), spot_size()))
@@ -345,9 +348,10 @@ class QuinqueScreen(GameScreen):
             spot.pos = (pad + col * step, pad + (1 - row) * step)
             spot.text, spot.corner = skydiver.initial, skydiver.corner
             if skydiver.seat is not None:
-                spot.fill, spot.ring = self._colour(skydiver.seat), (*theme.TEXT[:3], 0.9)
+                spot.fill, spot.ring = self._colour(skydiver.seat), theme.solid((*theme.TEXT[:3], 0.9), back)
             else:
-                spot.fill, spot.ring = CLEAR, (*theme.ACCENT[:3], 0.6) if cell.kind == "open" else theme.MUTED
+                faint = theme.solid((*theme.ACCENT[:3], 0.6), back)
+                spot.fill, spot.ring = CLEAR, faint if cell.kind == "open" else theme.MUTED
             spot.glow = theme.WINNING_LINE if skydiver.in_line else CLEAR
             self.spots[(cell.at, skydiver.corner)] = spot
             formation.ids[f"spot_{cell.at[0]}_{cell.at[1]}_{skydiver.corner}"] = spot
