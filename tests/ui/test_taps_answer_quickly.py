@@ -293,3 +293,29 @@ def test_every_circle_on_a_game_screen_is_drawn_with_the_themes_segments(ui: Any
         finger.touch_up()
     assert circles, "the screen draws circles"
     assert {segments for _kind, segments in circles} == {theme.CIRCLE_SEGMENTS}, sorted(set(circles))
+
+
+@pytest.mark.parametrize(
+    "script, part",
+    [
+        ("quinque-advanced-full-game", 2 / 3),
+        ("quin-key-light-captured", 1),  # pieces taken: crossed out
+        ("quantum-link-full-board", 2 / 3),
+        ("dice-tray-hold-and-reroll", 2 / 3),
+    ],
+)
+def test_every_wide_line_on_a_game_screen_is_opaque(ui: Any, script: str, part: float) -> None:
+    """Issue 26: "Every tap answered quickly". Kivy draws a line wider than a pixel in a colour that is not opaque
+    (a clear one too) through a stencil of its own: a stencil pass for each, and inside a ScrollView stray pixels
+    past its edge. Mid-game, every wide line these screens draw is opaque; a clear one is one pixel wide."""
+    from kivy.core.window import Window
+
+    from tests.ui.test_quinque_screen import thick_lines
+
+    lines = golden.read(golden.FOLDER / f"{script}.jsonl").lines
+    session = golden.play(ui.store, script, upto=int(len(lines) * part))
+    ui.app.resume_game(session.game_id)
+    ui.frames(3)
+    wide = thick_lines(Window.canvas)
+    assert wide, "the screen draws wide lines"
+    assert [(width, colour) for width, colour in wide if colour[3] != 1.0] == []

@@ -93,7 +93,8 @@ class QuinPiece(ButtonBehavior, Label):
         super().__init__(**kwargs)
         self._edge = LineWhileSeen(self.canvas.before, width=dp(2.5))  # over the fill, under the words
         self._cross = LineWhileSeen(self.canvas.after, width=dp(1.5))
-        self.bind(pos=self._draw_lines, size=self._draw_lines, edge=self._draw_lines, crossed=self._draw_lines)
+        for name in ("pos", "size", "edge", "crossed", "fill"):
+            self.fbind(name, self._draw_lines)
 
     def show(self, text: str, colour: theme.RGBA, look: str, owner_mark: str = "") -> None:
         """The piece's words, in its player's `colour` as strong as its `look` says."""
@@ -110,7 +111,9 @@ class QuinPiece(ButtonBehavior, Label):
     def _draw_lines(self, *_args: Any) -> None:
         x, y, right, top = self.x, self.y, self.right, self.top
         self._edge.draw(self.edge, rounded_rectangle=(x + dp(2), y + dp(2), right - x - dp(4), top - y - dp(4), dp(8)))
-        cross = (*theme.TEXT[:3], 0.55) if self.crossed else CLEAR
+        # Opaque, as it shows over the piece on its side's panel: Kivy draws a wide line that is not opaque through a
+        # stencil of its own.
+        cross = theme.solid((*theme.TEXT[:3], 0.55), theme.solid(self.fill, theme.PANEL)) if self.crossed else CLEAR
         self._cross.draw(cross, points=[x + dp(8), y + dp(8), right - dp(8), top - dp(8)])
 
 
