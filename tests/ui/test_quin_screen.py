@@ -253,16 +253,11 @@ def test_a_tap_on_a_piece_or_a_play_button_is_drawn_in_the_frame_that_answers_it
 
 def lines_on(canvas: Any) -> list[tuple[tuple[float, ...], list[float]]]:
     """Each `Line` on `canvas` with the colour it is drawn in: (rgba, its points)."""
-    from kivy.graphics import Color, Line
+    from kivy.graphics import Line
 
-    found, colour = [], (1.0, 1.0, 1.0, 1.0)
-    for instruction in canvas.children:
-        for inner in getattr(instruction, "children", None) or [instruction]:
-            if isinstance(inner, Color):
-                colour = tuple(inner.rgba)
-            elif isinstance(inner, Line):
-                found.append((colour, list(inner.points)))
-    return found
+    from tests.support.canvas import drawn
+
+    return [(colour, list(line.points)) for line, colour in drawn(canvas) if isinstance(line, Line)]
 
 
 def test_a_pieces_edge_and_cross_are_drawn_only_while_they_show_and_follow_the_piece(ui: Any) -> None:

@@ -456,19 +456,13 @@ def test_a_new_screens_first_frame_shows_its_whole_formation(ui: Any, moves: int
     assert spots == len(screen.spots) > 0, "the formation drawn in the first frame is the one drawn since"
 
 
-def thick_lines(canvas: Any, colour: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0)) -> list[tuple[float, tuple[float, ...]]]:
+def thick_lines(canvas: Any) -> list[tuple[float, tuple[float, ...]]]:
     """Every `Line` wider than one pixel on `canvas` and the canvases within it: (its width, its colour)."""
-    from kivy.graphics import Color, Line
+    from kivy.graphics import Line
 
-    found = []
-    for instruction in canvas.children:
-        if isinstance(instruction, Color):
-            colour = tuple(instruction.rgba)
-        elif isinstance(instruction, Line) and instruction.width > 1:
-            found.append((instruction.width, colour))
-        elif getattr(instruction, "children", None):
-            found += thick_lines(instruction, colour)
-    return found
+    from tests.support.canvas import drawn
+
+    return [(line.width, colour) for line, colour in drawn(canvas) if isinstance(line, Line) and line.width > 1]
 
 
 @pytest.mark.parametrize("script, upto", [("quinque-advanced-full-game", 40), ("quinque-row-win", None)])

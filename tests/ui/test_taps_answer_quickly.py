@@ -253,13 +253,14 @@ def circles_drawn(canvas: Any) -> list[tuple[str, int]]:
     """Every circle on `canvas` and the canvases within it: (its kind, its segments)."""
     from kivy.graphics import Ellipse, Line
 
+    from tests.support.canvas import drawn
+
     found = []
-    for instruction in canvas.children:
+    for instruction, _colour in drawn(canvas):
         if isinstance(instruction, Ellipse):
             found.append(("Ellipse", instruction.segments))
         elif isinstance(instruction, Line) and instruction.circle is not None:
             found.append(("circle Line", len(instruction.points) // 2 - 1))
-        found += circles_drawn(instruction) if getattr(instruction, "children", None) else []
     return found
 
 
