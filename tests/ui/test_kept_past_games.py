@@ -167,7 +167,10 @@ def test_the_kept_log_of_past_games_tells_each_games_story_as_a_new_log_would(ui
     makes at once), then the Quintet again, each shows what a Log made for that game would ("the public events in
     the table's words, each with its time", issue 14), with lines made for another game used again; a tap on a line
     replays that game, up to that line's step, on that game's own screen; a Log left in its replay opens on its
-    lines."""
+    lines. Closed, it keeps only the lines a new Log makes at once (issue 26: the next tap takes no long game's
+    lines down), and opened again on the same game it shows that game's every line."""
+    from ui.screens.home_popups import READ_AHEAD_SECONDS
+
     path = Path(ui.store.path)
     clock = iter(range(1_750_000_000, 1_750_900_000, 60))
     games = {}
@@ -180,6 +183,7 @@ def test_the_kept_log_of_past_games_tells_each_games_story_as_a_new_log_would(ui
     kept = None
     for game in ("quintet", "quinque", "quintet"):
         past = _open(ui)
+        assert ui.wait_until(lambda past=past: len(past.stories) == 2, timeout=READ_AHEAD_SECONDS + 2), "read ahead"
         ui.tap(next(row for row in past.game_rows if row.game_id == games[game]))
         view = _log(ui)
         kept = kept or view
@@ -192,6 +196,12 @@ def test_the_kept_log_of_past_games_tells_each_games_story_as_a_new_log_would(ui
         ui.tap(line)  # a line made for an earlier game: it replays this one, up to its own step
         assert view.mode == "replay" and view.position == line.step
         assert view.replay_screen.session.game.name == game and len(view.replay_screen.session.moves) == line.step
+        ui.tap(view.ids.close_button)
+        ui.settle()
+        assert len(view.ids.lines.children) == min(len(shown["lines"]), view._lines_at_once()), "the newest only"
+        ui.tap(next(row for row in past.game_rows if row.game_id == games[game]))
+        assert _log(ui) is view and view.story is past.stories[games[game]], "the same story: not told again"
+        assert _log_shown(view) == shown, "the same game again: every one of its lines"
         ui.tap(view.ids.close_button)
         ui.settle()
         _close(ui, past)
@@ -299,6 +309,25 @@ def test_a_past_games_replay_is_drawn_ahead_and_the_tap_draws_the_board_no_more(
     ui.frames(3)
     assert ahead.mode == "replay" and layer.renders == drawn, "drawn ahead: the tap draws the board no more"
     ahead.close()
+
+
+def test_replay_and_log_each_draw_their_word_in_a_texture_of_its_own(ui: Any) -> None:
+    """Issue 26: the tap on Replay waited 22–28 ms for the GPU. The button's "Log" was drawn into the texture its
+    "Replay" had, the same size (the button's width), which the frame before still drew from. Each word at its own
+    size gets a new texture, and the button's words still fit it."""
+    view = _opened_log(ui, golden.play(ui.store, "quark-2p-beryllium-tie").game_id)
+    try:
+        ui.frames(3)
+        button = view.ids.mode_button
+        for word in ("Log", "Replay", "Log"):
+            before = button.texture
+            ui.tap(button)
+            ui.frames(2)
+            assert button.text == word and button.texture is not before, word
+            assert button.texture_size[0] <= button.width - 8, "its word fits the button"
+    finally:
+        view.close()
+        ui.frames(2)
 
 
 def _board_shown(view: Any) -> list[tuple[Any, ...]]:

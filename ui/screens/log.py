@@ -567,6 +567,24 @@ class LogView(ModalView):
     def on_dismiss(self) -> None:
         self._stop_following()  # however the Log goes away, it stops listening to the game
 
+    def on_parent(self, _view: LogView, parent: Widget | None) -> None:
+        if parent is None and self.live is None:  # faded out; home's Log of past games tells another story next
+            Clock.schedule_once(lambda _dt: self._put_older_lines_aside(), 0)
+
+    def _put_older_lines_aside(self) -> None:
+        """Closed, the Log keeps only its newest lines, as `_fill_lines` makes them (the older ones come again
+        over the frames after it opens): the next story's tap does not wait to take a long game's lines
+        down (issue 26: that was a fifth of the tap)."""
+        if self.parent is not None:  # opened again meanwhile
+            return
+        box = self.ids.lines
+        keep = min(len(box.children), self._lines_at_once())
+        older = box.children[keep:]  # the newest line is the last added, the first child
+        for line in older:
+            box.remove_widget(line)
+        self._spare.extend(older)
+        self._older += len(older)
+
     def _stop_following(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
