@@ -198,7 +198,9 @@ def test_the_kept_log_of_past_games_tells_each_games_story_as_a_new_log_would(ui
         assert view.replay_screen.session.game.name == game and len(view.replay_screen.session.moves) == line.step
         ui.tap(view.ids.close_button)
         ui.settle()
-        assert len(view.ids.lines.children) == min(len(shown["lines"]), view._lines_at_once()), "the newest only"
+        newest = min(len(shown["lines"]), view._lines_at_once())
+        put_aside = ui.wait_until(lambda v=view, n=newest: len(v.ids.lines.children) == n, 2)  # once it has gone
+        assert put_aside, "closed: the newest lines only"
         ui.tap(next(row for row in past.game_rows if row.game_id == games[game]))
         assert _log(ui) is view and view.story is past.stories[games[game]], "the same story: not told again"
         assert _log_shown(view) == shown, "the same game again: every one of its lines"
