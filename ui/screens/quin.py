@@ -141,16 +141,18 @@ class LineWhileSeen:
             self._shown = seen
 
 
-_MARK_TEXTURES: dict[str, Any] = {}
+_MARK_LABELS: dict[str, CoreLabel] = {}
+"""The marks' labels, kept: a texture holds only a weak reference to the label that draws it again when GL
+reloads its textures, so without its label a mark would come back blank."""
 
 
 def owner_mark_texture(mark: str) -> Any:
     """The texture of an owner's initial in a piece's corner, made once per mark (white: tinted by its Color)."""
-    if mark not in _MARK_TEXTURES:
+    if mark not in _MARK_LABELS:
         label = CoreLabel(text=mark, font_size=sp(10))
         label.refresh()
-        _MARK_TEXTURES[mark] = label.texture
-    return _MARK_TEXTURES[mark]
+        _MARK_LABELS[mark] = label
+    return _MARK_LABELS[mark].texture
 
 
 class QuinChip(ButtonBehavior, Label):
