@@ -261,3 +261,42 @@ def test_turn_done_keeps_its_place_and_long_captures_show_whole(ui) -> None:
             assert shown[2].x - shown[1].right >= 8 and shown[3].x - shown[2].right >= 8
             assert shown[0].y - shown[1].top >= 8
     assert places[0] == places[1]
+
+
+def test_who_is_out_is_written_whole_above_the_circle_with_five_long_names(ui, tmp_path) -> None:
+    """The rules: "After a player loses both pieces, he is out of the game and his Token is removed from the
+    Capturing Circle"; the circle says who is out. With five names of the longest length a seat takes, four of
+    them out, the note wraps within the circle's own column, never under the dice beside it, and stays above
+    every disc still in the circle, its ring too."""
+    import json
+
+    from kivy.graphics import Rectangle
+    from kivy.metrics import dp
+
+    from tests.support import golden
+    from tests.support.canvas import drawn
+    from tests.ui.test_layout_audit import LONG_NAMES
+    from ui import theme
+
+    text = (golden.FOLDER / "quintet-five-players.jsonl").read_text(encoding="utf-8")
+    renamed = dict(zip(FIVE, LONG_NAMES, strict=True))
+    text = text.replace("# players: " + ",".join(FIVE), "# players: " + ",".join(LONG_NAMES))
+    for old, new in renamed.items():
+        text = text.replace(json.dumps(old), json.dumps(new))
+    script = tmp_path / "quintet-five-long-names.jsonl"
+    script.write_text(text, encoding="utf-8")
+    session = golden.play(ui.store, script)
+    assert len(session.public_view()["out"]) == 4, "four of the five are out"
+    screen = ui.app.resume_game(session.game_id)
+    ui.frames(3)
+    circle = screen.board.ids.circle
+    notes = [i for i, colour in drawn(circle.canvas) if isinstance(i, Rectangle) and colour == theme.MUTED]
+    assert len(notes) == 1 and "Out: " + LONG_NAMES[1] in circle.out_note
+    (note,) = notes
+    left, bottom = note.pos
+    right, top = left + note.size[0], bottom + note.size[1]
+    assert circle.x <= left and right <= circle.right, "within the circle's column, not under the dice"
+    assert top <= circle.top, "whole, inside the circle's box"
+    for _x, y in circle.positions().values():
+        assert bottom >= y + dp(27) + dp(5) + dp(1.25), "above every disc and its ring"
+    ui.screenshot("quintet-out-five-long-names.png")

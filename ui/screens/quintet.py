@@ -54,9 +54,9 @@ PIPS = {
 }
 
 
-def _text(text: str, size: float, *, bold: bool = False) -> Any:
-    """A texture holding `text` (for drawing names and numbers on a canvas)."""
-    label = CoreLabel(text=text, font_size=size, bold=bold)
+def _text(text: str, size: float, *, bold: bool = False, width: float | None = None) -> Any:
+    """A texture holding `text` (for drawing names and numbers on a canvas), wrapped to `width` if given."""
+    label = CoreLabel(text=text, font_size=size, bold=bold, text_size=(width, None))
     label.refresh()
     return label.texture
 
@@ -105,17 +105,23 @@ class CaptureCircle(Widget):
     current = StringProperty("")
     out_note = StringProperty("")  # who is out, written above the circle
 
+    NOTE_ROOM = 24
+    """The room above the circle for one line of the out note, in dp; a longer note wraps and the circle makes room."""
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self._note: Any = None  # the out note's texture, wrapped to the circle's width (`_draw`)
         self.bind(pos=self._draw, size=self._draw, players=self._draw, order=self._draw, current=self._draw)
         self.bind(closed=self._draw, out_note=self._draw)
 
     def positions(self) -> dict[str, tuple[float, float]]:
-        """Where each player's disc sits: the circle's order if set, else the seats."""
+        """Where each player's disc sits: the circle's order if set, else the seats; under the out note."""
         shown = [p.name for p in self.players if not p.out]
         ring = list(self.order) + [n for n in shown if n not in self.order] if self.closed else shown
-        radius = max(10.0, min(self.width, self.height - dp(24)) / 2 - dp(48))
-        cx, cy = self.center_x, self.center_y + dp(6)
+        one_line = dp(self.NOTE_ROOM)
+        room = max(one_line, self._note.height + dp(6) if self._note is not None else 0)
+        radius = max(10.0, min(self.width, self.height - room) / 2 - dp(48))
+        cx, cy = self.center_x, self.center_y + dp(6) - (room - one_line) / 2
         spots = {}
         for i, name in enumerate(ring):
             a = math.pi / 2 - 2 * math.pi * i / max(1, len(ring))
@@ -124,6 +130,8 @@ class CaptureCircle(Widget):
 
     def _draw(self, *_args: Any) -> None:
         self.canvas.clear()
+        # Five long names do not fit one line beside the dice: the note wraps to the circle's own width.
+        self._note = _text(self.out_note, sp(15), width=max(1.0, self.width - dp(8))) if self.out_note else None
         spots = self.positions()
         disc = dp(27)
         by_name: dict[str, PlayerShown] = {p.name: p for p in self.players}
@@ -163,8 +171,8 @@ class CaptureCircle(Widget):
                 Color(*theme.TEXT)
                 below = y - disc - dp(4) - label.height
                 Rectangle(texture=label, pos=(x - label.width / 2, below), size=label.size)
-            if self.out_note:
-                note = _text(self.out_note, sp(15))
+            note = self._note
+            if note is not None:
                 Color(*theme.MUTED)
                 Rectangle(texture=note, pos=(self.x + dp(4), self.top - note.height - dp(2)), size=note.size)
 
