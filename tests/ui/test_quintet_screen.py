@@ -300,3 +300,47 @@ def test_who_is_out_is_written_whole_above_the_circle_with_five_long_names(ui, t
     for _x, y in circle.positions().values():
         assert bottom >= y + dp(27) + dp(5) + dp(1.25), "above every disc and its ring"
     ui.screenshot("quintet-out-five-long-names.png")
+
+
+def test_five_long_names_round_the_circle_stay_in_its_column_and_apart(ui) -> None:
+    """The rules: "Next, the player places the remaining Tokens in a circle in any order he chooses ... to designate
+    the Capturing Order"; the screen draws that circle, each player's name under their disc. With five names of the
+    longest length a seat takes, every name is inside the circle's column (none cut at its edge, none under the
+    dice), no two names run into each other, and none lies over another player's disc."""
+    from kivy.graphics import Rectangle
+    from kivy.metrics import dp
+
+    from tests.support.canvas import drawn
+    from tests.ui.test_layout_audit import LONG_NAMES
+    from ui import theme
+
+    names = list(LONG_NAMES)
+    screen = ui.start_game("quintet", names)
+    for _ in names:
+        roll(ui, screen)
+    first = screen.session.public_view()["first"]
+    set_circle(ui, screen, [first, *[name for name in names if name != first]])
+    for _ in names:
+        roll(ui, screen)
+    assert screen.session.public_view()["phase"] == "play"
+    circle = screen.board.ids.circle
+    boxes = [
+        (i.pos[0], i.pos[1], i.pos[0] + i.size[0], i.pos[1] + i.size[1])
+        for i, colour in drawn(circle.canvas)
+        if type(i) is Rectangle and i.texture is not None and colour == theme.TEXT  # an Ellipse is a Rectangle too
+    ]
+    assert len(boxes) == len(names), "a name under each disc"
+    for left, _bottom, right, _top in boxes:
+        assert circle.x <= left and right <= circle.right, "inside the circle's column"
+    for a, b in ((a, b) for n, a in enumerate(boxes) for b in boxes[n + 1 :]):
+        assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], "two names run into each other"
+    disc = dp(27)
+    for x, y in circle.positions().values():
+        under = [box for box in boxes if box[0] <= x <= box[2] and box[3] <= y - disc]  # its own name
+        for left, bottom, right, top in boxes:
+            if (left, bottom, right, top) in under[:1]:
+                continue
+            nearest_x = min(max(x, left), right)
+            nearest_y = min(max(y, bottom), top)
+            assert (nearest_x - x) ** 2 + (nearest_y - y) ** 2 >= disc**2, "a name over another player's disc"
+    ui.screenshot("quintet-five-long-names-circle.png")

@@ -54,11 +54,27 @@ PIPS = {
 }
 
 
-def _text(text: str, size: float, *, bold: bool = False, width: float | None = None) -> Any:
+def _text(text: str, size: float, *, bold: bool = False, width: float | None = None, halign: str = "left") -> Any:
     """A texture holding `text` (for drawing names and numbers on a canvas), wrapped to `width` if given."""
-    label = CoreLabel(text=text, font_size=size, bold=bold, text_size=(width, None))
+    label = CoreLabel(text=text, font_size=size, bold=bold, text_size=(width, None), halign=halign)
     label.refresh()
     return label.texture
+
+
+NAME_SIZES = (18, 17, 16, 15, 14)
+"""A player's name under their disc, in sp: the largest that fits between the discs beside it."""
+NAME_BAND = 44
+"""Discs whose centres are less than this many dp apart up or down have their names side by side."""
+
+
+def _name(name: str, room: float, *, bold: bool) -> Any:
+    """`name` as a texture at most `room` wide: a smaller font first, then wrapped (a 16-letter name, five
+    players round the circle: their names ran into each other)."""
+    for size in NAME_SIZES:
+        texture = _text(name, sp(size), bold=bold)
+        if texture.width <= room:
+            return texture
+    return _text(name, sp(NAME_SIZES[-1]), bold=bold, width=room, halign="center")
 
 
 class DieFace(Widget):
@@ -138,7 +154,7 @@ class CaptureCircle(Widget):
         arrows = list(zip(self.order, self.order[1:], strict=False))
         if self.closed and len(self.order) > 1:
             arrows.append((self.order[-1], self.order[0]))
-        labels = {name: _text(name, sp(18), bold=name == self.current) for name in spots}
+        labels = {name: _name(name, self._name_room(spots, name), bold=name == self.current) for name in spots}
         # Each player's disc and name, as boxes the arrows keep out of.
         boxes = {
             name: (x - max(disc, labels[name].width / 2) - dp(4), y - disc - dp(6) - labels[name].height, x, y)
@@ -170,11 +186,20 @@ class CaptureCircle(Widget):
                 label = labels[name]
                 Color(*theme.TEXT)
                 below = y - disc - dp(4) - label.height
-                Rectangle(texture=label, pos=(x - label.width / 2, below), size=label.size)
+                left = min(max(x - label.width / 2, self.x + dp(2)), self.right - dp(2) - label.width)
+                Rectangle(texture=label, pos=(left, below), size=label.size)
             note = self._note
             if note is not None:
                 Color(*theme.MUTED)
                 Rectangle(texture=note, pos=(self.x + dp(4), self.top - note.height - dp(2)), size=note.size)
+
+    def _name_room(self, spots: dict[str, tuple[float, float]], name: str) -> float:
+        """How wide `name` may be under its disc: the column, less what the discs beside it at about its height
+        take (a name is centred under its disc, and its neighbours' names are as wide at most)."""
+        x, y = spots[name]
+        beside = [abs(other_x - x) for other, (other_x, other_y) in spots.items() if abs(other_y - y) < dp(NAME_BAND)]
+        room = min([float(self.width), *(gap for gap in beside if gap > 0)]) - dp(8)
+        return float(max(room, dp(40)))
 
     def _arrow(self, start: tuple[float, ...], end: tuple[float, ...], disc: float) -> None:
         """An arrow between two players' discs that stops short of both discs and names."""
