@@ -124,9 +124,10 @@ def test_the_circle_is_tapped_player_by_player_and_the_last_one_is_added_for_you
     table = opened("Ann", "Bo", "Cy", "Dee")
     shown = table.shown()
     assert (shown.roll_text, shown.can_roll) == ("Set the circle first", False)
-    assert shown.note == "Ann: tap the players in capturing order; each captures the next."
+    assert shown.note == "", "the order line says what to do"
+    assert "Ann" in shown.news and "sets the capturing circle" in shown.news
     assert texts(shown) == [["Ann", "Bo", "Cy"], ["Dee", "Start over"]]
-    assert shown.order_text == "Capturing order: tap who captures first."
+    assert shown.order_text == "Capturing order: tap who captures first; each captures the next."
     assert shown.dice == (1, 2)  # the last opening roll stays on show
     assert table.presenter.tap(Pick("Ann")) is None
     assert table.presenter.tap(Pick("Dee")) is None

@@ -302,11 +302,26 @@ def test_who_is_out_is_written_whole_above_the_circle_with_five_long_names(ui, t
     ui.screenshot("quintet-out-five-long-names.png")
 
 
+def assert_words_whole_and_apart(ui, screen, when: str) -> None:
+    """Every widget with words on the screen's body is inside the window, and no two of them overlap."""
+    boxes = []
+    for widget in screen.ids.body.walk(restrict=True):
+        if getattr(widget, "text", "") and widget.opacity > 0 and widget.height > 0:
+            x, y = widget.to_window(*widget.pos)
+            assert x >= 0 and y >= 0 and x + widget.width <= ui.window.width, (when, widget.text)
+            boxes.append((widget.text, x, y, x + widget.width, y + widget.height))
+    for n, (text, left, bottom, right, top) in enumerate(boxes):
+        for other, o_left, o_bottom, o_right, o_top in boxes[n + 1 :]:
+            apart = right <= o_left or o_right <= left or top <= o_bottom or o_top <= bottom
+            assert apart, (when, text, other)
+
+
 def test_five_long_names_round_the_circle_stay_in_its_column_and_apart(ui) -> None:
     """The rules: "Next, the player places the remaining Tokens in a circle in any order he chooses ... to designate
     the Capturing Order"; the screen draws that circle, each player's name under their disc. With five names of the
     longest length a seat takes, every name is inside the circle's column (none cut at its edge, none under the
-    dice), no two names run into each other, and none lies over another player's disc."""
+    dice), no two names run into each other, and none lies over another player's disc. While the circle is tapped,
+    every word on the screen is whole and apart (the instruction had run under the players' buttons)."""
     from kivy.graphics import Rectangle
     from kivy.metrics import dp
 
@@ -319,7 +334,11 @@ def test_five_long_names_round_the_circle_stay_in_its_column_and_apart(ui) -> No
     for _ in names:
         roll(ui, screen)
     first = screen.session.public_view()["first"]
-    set_circle(ui, screen, [first, *[name for name in names if name != first]])
+    order = [first, *[name for name in names if name != first]]
+    for picked in range(len(order)):  # the column, as the circle is tapped: every word on the screen, apart
+        if picked:
+            ui.tap(button(ui, screen, order[picked - 1]))
+        assert_words_whole_and_apart(ui, screen, f"{picked} tapped")
     for _ in names:
         roll(ui, screen)
     assert screen.session.public_view()["phase"] == "play"

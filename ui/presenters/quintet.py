@@ -184,7 +184,7 @@ class QuintetPresenter:
                 "So far: " + "  ·  ".join(rolls) if rolls else ""
             )
         if phase == "circle":
-            return f"{view.first}: tap the players in capturing order; each captures the next."
+            return ""  # the order line says it (`_order_text`); the news says who sets the circle
         if phase == "rolling_on":
             entries = [f"{r.player}: {r.dice[0]} and {r.dice[1]}" for r in view.rolled_on]
             return (
@@ -197,7 +197,8 @@ class QuintetPresenter:
         if view.phase != "circle":
             return ""
         if not self.picked:
-            return "Capturing order: tap who captures first."
+            # The one instruction: with five long names the column has no room for a second (it ran under the buttons).
+            return "Capturing order: tap who captures first; each captures the next."
         return on_screen("Capturing order so far: " + " → ".join(self.picked))
 
     def _rows(self, view: QuintetView) -> tuple[tuple[ButtonShown, ...], ...]:
