@@ -325,6 +325,7 @@ def test_five_long_names_round_the_circle_stay_in_its_column_and_apart(ui) -> No
     run under the players' buttons)."""
     from kivy.graphics import Line, Rectangle, Triangle
     from kivy.metrics import dp
+    from kivy.uix.button import Button
 
     from tests.support.canvas import drawn
     from tests.ui.test_layout_audit import LONG_NAMES
@@ -336,10 +337,15 @@ def test_five_long_names_round_the_circle_stay_in_its_column_and_apart(ui) -> No
         roll(ui, screen)
     first = screen.session.public_view()["first"]
     order = [first, *[name for name in names if name != first]]
+    places = []
     for picked in range(len(order)):  # the column, as the circle is tapped: every word on the screen, apart
         if picked:
             ui.tap(button(ui, screen, order[picked - 1]))
         assert_words_whole_and_apart(ui, screen, f"{picked} tapped")
+        if picked < len(order) - 1:  # the last tap sets the circle: the players' buttons go
+            buttons = [w for w in screen.board.ids.actions.walk(restrict=True) if isinstance(w, Button)]
+            places.append([tuple(map(round, (*w.to_window(*w.pos), *w.size))) for w in buttons])
+    assert len(set(map(tuple, places))) == 1, "nothing moves under the next tap"
     for _ in names:
         roll(ui, screen)
     assert screen.session.public_view()["phase"] == "play"
