@@ -76,6 +76,7 @@ class Session(Generic[S, PV, OV]):
         dice: Dice,
         clock: Clock,
         elapsed: float = 0.0,
+        running: bool = True,
     ) -> None:
         self.store = store
         self.game = game
@@ -89,7 +90,7 @@ class Session(Generic[S, PV, OV]):
         self._pending_draws: list[tuple[int, int]] = []
         self._observers: list[Observer] = []
         self._elapsed = elapsed
-        self._running_since: float | None = clock()
+        self._running_since: float | None = clock() if running else None
 
     # -- starting ----------------------------------------------------------
 
@@ -121,9 +122,16 @@ class Session(Generic[S, PV, OV]):
 
     @classmethod
     def load(
-        cls, store: Store, game_id: int, *, dice: Dice | None = None, clock: Clock = time.time
+        cls,
+        store: Store,
+        game_id: int,
+        *,
+        dice: Dice | None = None,
+        clock: Clock = time.time,
+        running: bool = True,
     ) -> Session[Any, Any, Any]:
-        """Rebuild game `game_id` by folding its stored events again."""
+        """Rebuild game `game_id` by folding its stored events again; without `running`, its clock stays stopped
+        (and nothing is written) until `resume_clock`: a screen made ahead of its Resume (`ui.kept_screens`)."""
         record = store.game(game_id)
         if record is None:
             raise LookupError(f"There is no saved game number {game_id}.")
@@ -137,6 +145,7 @@ class Session(Generic[S, PV, OV]):
             dice=dice or RandomDice(),
             clock=clock,
             elapsed=record.elapsed,
+            running=running,
         )
         state = session._states[0]
         names = options.names

@@ -27,6 +27,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from companion.game import Options, Player, Refusal
 from companion.store import Store
 from ui import quiet_gc, systemd_notify
+from ui.kept_screens import KeptScreens
 from ui.kv import THEME_KV, load_kv
 from ui.screens.home import HomeScreen
 from ui.table import Table
@@ -69,6 +70,11 @@ class CompanionApp(App):
         self._warm_up = warm_up
         self.warming: Iterator[Callable[[], object]] | None = None
         """What is still to be loaded in the background after the first frame (None: nothing, or done)."""
+        self.kept = KeptScreens(self._screen_made_ahead)
+        """The screens of unfinished games while home shows, for Resume (`ui.kept_screens`)."""
+        self.making_ahead = warm_up
+        """Whether home makes the screens of unfinished games ahead (`KeptScreens.home_shows`): with the loading
+        ahead, in the appliance; most tests make each screen on its tap."""
 
     # -- Kivy's hooks ------------------------------------------------------------
 
@@ -141,6 +147,8 @@ class CompanionApp(App):
             if piece is None:
                 self.warming = None
                 log.debug("start-up's loading ahead is done")
+                if self.session is None:
+                    self._keep_for_home()
                 return
             try:
                 piece()
@@ -207,6 +215,7 @@ class CompanionApp(App):
         """Start over with another table: a fresh home screen, no game (tests use this)."""
         self.screens.current = "home"
         self._drop_game_screen()
+        self.kept.drop_all()
         self.screens.remove_widget(self.home)
         self.table = table
         self.session = None
@@ -214,6 +223,7 @@ class CompanionApp(App):
         self.home.notice = " ".join(table.notices)
         self.screens.add_widget(self.home)
         self.screens.current = "home"
+        self._keep_for_home()
 
     # -- moving between screens ------------------------------------------------------
 
@@ -249,10 +259,14 @@ class CompanionApp(App):
             from companion.session import Session
 
             if game_id is None:
-                session = Session.resume(store, dice=dice, clock=clock)
-            else:
-                session = Session.load(store, game_id, dice=dice, clock=clock)
-            return self.show(session) if session else None
+                newest = store.unfinished()
+                if newest is None:
+                    return None
+                game_id = newest.id
+            kept = self.kept.take(game_id)
+            if kept is not None:  # as it was left, or made ahead while home showed
+                return self.show(kept.session, kept)
+            return self.show(Session.load(store, game_id, dice=dice, clock=clock))
         except Exception as error:
             log.exception("Resuming the unfinished game failed")
             self.screens.current = "home"
@@ -266,6 +280,7 @@ class CompanionApp(App):
 
     def discard(self, game_id: int) -> None:
         """End unfinished game `game_id` without a result (the home screen has asked first); the others stay."""
+        self.kept.drop(game_id)
         try:
             self.table.store.abandon(game_id, self.table.clock())
         except Refusal as refusal:
@@ -279,17 +294,20 @@ class CompanionApp(App):
             return str(refusal)
         return None
 
-    def show(self, session: AnySession) -> GameScreen:
+    def show(self, session: AnySession, screen: GameScreen | None = None) -> GameScreen:
+        """Show `session`'s game on `screen` (its own kept screen), or on a new one."""
         self.screens.current = "home"  # so that any earlier game screen can go, even one of the same game
         self._drop_game_screen()
+        self.kept.stop()  # nothing more is made ahead while a game is played
         self.session = session
-        session.resume_clock()
+        session.resume_clock()  # a kept screen hears it, and shows its clock running before the next frame
         if self.table.displays is not None:
             self.table.displays.attach(session)  # each player display shows its own player's view
         self._phones_follow(session)
-        from ui.screens import screen_class
-
-        screen = screen_class(session.game.name)(session, self.table, on_home=self.go_home)
+        if screen is None:
+            screen = self._new_screen(session)
+        else:
+            screen.taken_back()
         self.screens.add_widget(screen)
         self.screens.current = screen.name
         return screen
@@ -307,6 +325,33 @@ class CompanionApp(App):
         if self.table.phones is not None:
             self.table.phones.detach()
         self.home.refresh()
+        self._keep_for_home()
+
+    def _keep_for_home(self) -> None:
+        """Home shows: the screens of the unfinished games it lists are kept (and made ahead) for Resume."""
+        self.kept.home_shows(self.home.unfinished_ids, make_ahead=self.making_ahead)
+
+    def _new_screen(self, session: AnySession) -> GameScreen:
+        from ui.screens import screen_class
+
+        return screen_class(session.game.name)(session, self.table, on_home=self.go_home)
+
+    def _screen_made_ahead(self, game_id: int) -> GameScreen | None:
+        """Game `game_id`'s screen, made as Resume would make it (its clock still paused), at the window's size."""
+        from companion.session import Session
+
+        table = self.table
+        session = Session.load(table.store, game_id, dice=table.dice, clock=table.clock, running=False)
+        if not self._new_screen_is_kept(session):
+            return None
+        screen = self._new_screen(session)
+        screen.size = self.screens.size
+        return screen
+
+    def _new_screen_is_kept(self, session: AnySession) -> bool:
+        from ui.screens import screen_class
+
+        return screen_class(session.game.name).kept_off_screen
 
     def _phones_follow(self, session: AnySession) -> None:
         if self.table.phones is not None:  # phones off: nothing to follow (and their switch not loaded for it)
@@ -328,5 +373,9 @@ class CompanionApp(App):
             return  # no game screen was ever made
         for screen in list(self.screens.screens):
             if isinstance(screen, base.GameScreen) and screen.name != self.screens.current:
-                screen.close()
                 self.screens.remove_widget(screen)
+                session = self.session
+                if session is not None and screen.session is session and session.outcome is None:
+                    self.kept.keep(screen)  # left unfinished: Resume shows it again as it was
+                else:
+                    screen.close()

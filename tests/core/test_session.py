@@ -151,6 +151,29 @@ def test_the_clock_pauses(tiny):
     assert session.elapsed == pytest.approx(15)
 
 
+def test_a_game_loaded_without_running_keeps_its_clock_stopped_and_writes_nothing_until_resumed(tiny, tmp_path):
+    """Home makes a screen ahead of its Resume (issue 26) from a game loaded with its clock stopped: however long
+    home shows, the game's time does not grow, and nothing is written to the games file for it."""
+    clock = ManualClock()
+    path = tmp_path / "games.db"
+    store = Store.open(path)
+    played = start(store, "Ann", "Bo", clock=clock)
+    played.act({"type": "pass", "player": "Ann"})
+    clock.now += 30
+    played.pause_clock()
+    before = path.read_bytes(), (tmp_path / "games.db-wal").read_bytes()
+
+    ahead = Session.load(store, played.game_id, clock=clock, running=False)
+    clock.now += 600  # the table looks at home for ten minutes
+    assert ahead.paused and ahead.elapsed == pytest.approx(30)
+    assert (path.read_bytes(), (tmp_path / "games.db-wal").read_bytes()) == before, "nothing written"
+
+    ahead.resume_clock()  # Resume
+    clock.now += 5
+    assert ahead.elapsed == pytest.approx(35)
+    assert Session.load(store, played.game_id, clock=clock).elapsed == pytest.approx(30)
+
+
 def test_the_clock_survives_a_restart(tiny, tmp_path):
     clock = ManualClock()
     with Store.open(tmp_path / "g.db") as store:

@@ -167,6 +167,9 @@ def test_no_race_is_made_ahead_once_the_game_has_begun_and_none_outlives_its_scr
     _ahead(ui, screen)
     screen.go_home()
     ui.frames(2)
+    game_id = screen.session.game_id
+    assert game_id in ui.app.kept and screen._race_ahead is not None, "kept with its screen, for Resume"
+    ui.app.discard(game_id)
     assert screen._race_ahead is None, "put away with its screen"
 
 

@@ -32,7 +32,7 @@ import re
 import sys
 from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from kivy.clock import Clock, ClockEvent
 from kivy.core.text import Label as CoreLabel
@@ -90,6 +90,13 @@ def next_tick(elapsed: float) -> float:
     return 1.0 - elapsed % 1.0 + CLOCK_LATE
 
 
+def whose_turn(session: AnySession) -> str:
+    """The top bar's turn line: "Ann to play", "Game over", or nothing (nobody has a turn)."""
+    if session.outcome is not None:
+        return "Game over"
+    return f"{session.current_player} to play" if session.current_player else ""
+
+
 @lru_cache(maxsize=32)
 def clock_room(text: str, font_size: float, font_name: str, bold: bool) -> float:
     """The clock label's width for `text`: that of its pattern with every digit an 8, plus padding.
@@ -118,6 +125,15 @@ class GameScreen(Screen):
     paused = BooleanProperty(False)
     over = BooleanProperty(False)  # the game has ended: nothing left to pause, end or keep for later
     session: AnySession = ObjectProperty(None, rebind=True)
+    owns_turn_words: ClassVar[bool] = False
+    """Whether `render` writes the top bar's turn line itself (Quark's actions left, the score pad's wins): then
+    `refresh` leaves it to `render`, so that it changes once a refresh, not twice (each change fits it anew, and
+    draws the top bar's buffer again)."""
+    board_shows_the_clock: ClassVar[bool] = False
+    """Whether `render` draws from the game's clock (the turn clock's times), so that a pause draws it again."""
+    kept_off_screen: ClassVar[bool] = True
+    """Whether home may keep this screen for Resume, and make it ahead (`ui.kept_screens`): not if it holds a
+    device from its making to its closing (the turn clock's table buttons)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # base.kv's "<-GameScreen>" drops the rules loaded before it that match a game screen (there: the
@@ -146,7 +162,7 @@ class GameScreen(Screen):
         body = self.build_body()
         if body is not None:
             self.ids.body.add_widget(body)
-        self._unsubscribe = session.subscribe(lambda _s: table.dispatch(self.refresh))
+        self._unsubscribe = session.subscribe(lambda _s: table.dispatch(self._session_changed))
         self._ticker: ClockEvent | None = None
         self.refresh()
 
@@ -162,23 +178,37 @@ class GameScreen(Screen):
     # -- the shared parts --------------------------------------------------------
 
     def refresh(self) -> None:
+        """Everything shown again from the session: the top bar, and the board from the public view."""
+        self._refresh_bar()
+        session = self.session
+        if self._race_ahead is not None and not self.can_race:
+            self._race_ahead = None  # the first move is made: nobody races for it now
+        self._drawn_state = session.state
+        self.render(session.view())
+
+    _drawn_state: object = None
+    """The game's state the board was last drawn from (`refresh`)."""
+
+    def _session_changed(self) -> None:
+        """The session's news. Only a move, an undo or a redo gives the game a new state: the clock paused or
+        started leaves the board as it was drawn (a screen kept for Resume shows its buffer from before, issue 26),
+        unless the board shows the clock itself (`board_shows_the_clock`)."""
+        if self.session.state is self._drawn_state and not self.board_shows_the_clock:
+            self._refresh_bar()
+        else:
+            self.refresh()
+
+    def _refresh_bar(self) -> None:
+        """The top bar: Undo, Redo, the clock, whose turn it is, and the store's news in the banner."""
         session = self.session
         self.can_undo = session.can_undo
         self.can_redo = session.can_redo
         self.paused = session.paused
         self.over = session.outcome is not None
-        outcome = session.outcome
-        if outcome is not None:
-            self.turn_text = "Game over"
-        elif session.current_player:
-            self.turn_text = f"{session.current_player} to play"
-        else:
-            self.turn_text = ""
+        if not self.owns_turn_words:
+            self.turn_text = whose_turn(session)
         self._tick()
         self.show_store_news()
-        if self._race_ahead is not None and not self.can_race:
-            self._race_ahead = None  # the first move is made: nobody races for it now
-        self.render(session.view())
 
     _notice_shown: str | None = None
     _fresh_news = False
@@ -456,7 +486,7 @@ class GameScreen(Screen):
             self.session.resume_clock()
         else:
             self.session.pause_clock()
-        self.refresh()
+        self._refresh_bar()  # a pause changes nothing on the board
 
     def go_home(self) -> None:
         """Leave the game on the shelf: it is offered for resume on the home screen."""
@@ -471,6 +501,27 @@ class GameScreen(Screen):
             return
         self._on_home()
 
+    def put_aside(self) -> None:
+        """The screen is kept off the window for Resume (`ui.kept_screens`): its display strips stop following the
+        hub, which home detaches from every game; its popups still to be made ahead wait for it to show again."""
+        for strip in self._display_strips():
+            strip.following = False
+        if self._making_ahead is not None and self._making_ahead.is_triggered:
+            self._making_ahead.cancel()
+            self._making_ahead = None  # `on_enter` goes on with them; those made already are not made again
+
+    def taken_back(self) -> None:
+        """The kept screen shows again: its strips follow the hub, and it takes the hardware opened meanwhile."""
+        for strip in self._display_strips():
+            strip.following = True
+        self.hardware_opened()
+
+    def _display_strips(self) -> list[Any]:
+        displays = sys.modules.get("ui.widgets.displays")  # loaded by the screens that show a strip
+        if displays is None:
+            return []
+        return [w for w in self.walk(restrict=True) if isinstance(w, displays.DisplayStatusStrip)]
+
     def hardware_opened(self) -> None:
         """The table's hardware opened after this screen did (a game resumed at start-up is on screen before it).
         A screen that took stand-ins for a device then (simulated buttons) takes the table's own now; most hold
@@ -480,11 +531,8 @@ class GameScreen(Screen):
         """Stop listening to the session (the screen is being thrown away), and its display strips to the hub."""
         self._closed = True
         self._unsubscribe()
-        displays = sys.modules.get("ui.widgets.displays")  # loaded by the screens that show a strip
-        if displays is not None:
-            for widget in list(self.walk(restrict=True)):
-                if isinstance(widget, displays.DisplayStatusStrip):
-                    widget.close()  # a screen put away asks nothing: its strip's questions die with it
+        for strip in self._display_strips():
+            strip.close()  # a screen put away asks nothing: its strip's questions die with it
         if self._ticker is not None:
             self._ticker.cancel()
             self._ticker = None

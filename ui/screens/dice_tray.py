@@ -198,6 +198,7 @@ class DiceTrayBoard(BoxLayout):
 
 class DiceTrayScreen(GameScreen):
     """The dice tray: roll, hold and release, choose and save sets, add and take out dice, see the statistics."""
+    owns_turn_words = True
 
     total_text = StringProperty("")
     detail_text = StringProperty("")

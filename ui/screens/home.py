@@ -492,6 +492,11 @@ class HomeScreen(Screen):
         return self._unfinished_view
 
     @property
+    def unfinished_ids(self) -> list[int]:
+        """The unfinished games listed, newest first (as last read by `refresh`)."""
+        return [entry.game_id for entry in self._unfinished]
+
+    @property
     def unfinished_rows(self) -> list[UnfinishedRow]:
         return list(reversed(self.unfinished_view.ids.unfinished.children))
 

@@ -364,6 +364,7 @@ Kept = TypeVar("Kept", bound=KeptQuarkPopup)
 
 class QuarkScreen(GameScreen):
     """The Quark screen: live table, action bar, details popups, and the scores at the end."""
+    owns_turn_words = True
 
     def build_body(self) -> Widget | None:
         self.body = QuarkBody(screen=self)

@@ -216,6 +216,7 @@ class EndConfirm(FittedPopup):
 
 class ScorePadScreen(GameScreen):
     """The score pad: its naming face until the game has a name, then the grid."""
+    owns_turn_words = True
 
     columns = NumericProperty(1)
 

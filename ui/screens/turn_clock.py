@@ -96,6 +96,8 @@ def _beep_file() -> Path:
 
 
 class TurnClockScreen(GameScreen):
+    board_shows_the_clock = True
+    kept_off_screen = False  # its table buttons are open while it exists: home would hand them to a hidden clock
     def __init__(self, session: AnySession, table: Table, **kwargs: Any) -> None:
         self.presenter = TurnClockPresenter(session)
         self.buttons: TableButtons | None = None

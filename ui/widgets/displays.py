@@ -289,6 +289,10 @@ class DisplayStatusStrip(BoxLayout):
     hub = ObjectProperty(None, allownone=True)
     ask_automatically = BooleanProperty(True)
     statuses = ListProperty([])
+    following = BooleanProperty(True)
+    """False while its screen is kept off the window for Resume (`ui.kept_screens`): the hub's news waits, and
+    the chips stay as they were; following again, it is brought up to date at once (the chips change only if the
+    displays did, so the screen's buffer is not drawn again for nothing)."""
 
     def __init__(self, **kwargs: Any) -> None:
         load_kv()
@@ -311,8 +315,14 @@ class DisplayStatusStrip(BoxLayout):
             self._unsubscribe = hub.subscribe(self.update)
         self.update()
 
+    def on_following(self, _strip: Any, following: bool) -> None:
+        if following:
+            self.update()
+
     def update(self) -> None:
         """Redraw the chips from the hub's status; ask about a display never asked about yet."""
+        if not self.following:
+            return
         self.statuses = list(self.hub.status()) if self.hub is not None else []
         chips = self.ids.get("chips")
         if chips is None:

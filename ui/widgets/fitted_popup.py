@@ -140,6 +140,10 @@ class KeptPopups:
         if popup is not None:
             render_words_now(popup)
 
+    def made(self, kind: str) -> bool:
+        """Whether the popup of `kind` is made (ahead of its tap, or at it)."""
+        return self._popups.get(kind) is not None
+
     def get(self, kind: str, make: Callable[[], View]) -> View:
         popup = self._popups.get(kind)
         if popup is None or popup.parent is not None:
