@@ -339,19 +339,15 @@ class CompanionApp(App):
     def _screen_made_ahead(self, game_id: int) -> GameScreen | None:
         """Game `game_id`'s screen, made as Resume would make it (its clock still paused), at the window's size."""
         from companion.session import Session
+        from ui.screens import screen_class
 
         table = self.table
         session = Session.load(table.store, game_id, dice=table.dice, clock=table.clock, running=False)
-        if not self._new_screen_is_kept(session):
-            return None
+        if not screen_class(session.game.name).kept_off_screen:
+            return None  # the turn clock: its screen takes the table's buttons
         screen = self._new_screen(session)
         screen.size = self.screens.size
         return screen
-
-    def _new_screen_is_kept(self, session: AnySession) -> bool:
-        from ui.screens import screen_class
-
-        return screen_class(session.game.name).kept_off_screen
 
     def _phones_follow(self, session: AnySession) -> None:
         if self.table.phones is not None:  # phones off: nothing to follow (and their switch not loaded for it)
