@@ -358,3 +358,21 @@ def ui(kivy_app: RunningApp, tmp_path: Path) -> Iterator[Ui]:
     driver.frames(2)
     kivy_app.app.go_home()
     driver.store.close()
+
+
+@pytest.fixture
+def hub(ui: Ui, tmp_path: Path) -> Iterator[Any]:
+    """A real display hub watching a folder of emulated displays' ports, wired to the table as the app does."""
+    from hardware.display.hub import DisplayHub
+    from ui.dispatch import clock_dispatcher
+
+    (tmp_path / "ports").mkdir()
+    with DisplayHub(
+        tmp_path / "pairings.json", ports=[str(tmp_path / "ports" / "*")], call_soon=clock_dispatcher
+    ) as started:
+        ui.table.displays = started
+        try:
+            yield started
+        finally:
+            ui.app.go_home()
+            ui.table.displays = None

@@ -269,25 +269,7 @@ def test_a_game_left_before_its_popups_were_made_makes_them_only_once_shown_agai
     ui.frames(2)
 
 
-@pytest.fixture
-def displays(ui: Any, tmp_path: Path) -> Any:
-    """The table's display hub, real, with no display plugged in: each seat of a game with private views is listed."""
-    from hardware.display.hub import DisplayHub
-    from ui.dispatch import clock_dispatcher
-
-    (tmp_path / "ports").mkdir()
-    with DisplayHub(
-        tmp_path / "pairings.json", ports=[str(tmp_path / "ports" / "*")], call_soon=clock_dispatcher
-    ) as hub:
-        ui.table.displays = hub
-        try:
-            yield hub
-        finally:
-            ui.app.kept.drop_all()
-            ui.table.displays = None
-
-
-def test_a_kept_quin_screen_keeps_its_display_chips_while_home_shows(ui: Any, displays: Any) -> None:
+def test_a_kept_quin_screen_keeps_its_display_chips_while_home_shows(ui: Any, hub: Any) -> None:
     """Home detaches the displays from every game; Quin's kept screen does not follow that (its chips would go, and
     come back at Resume, drawing the board again). Shown again, its strip follows the hub at once."""
     from ui.widgets.displays import DisplayStatusStrip
@@ -298,7 +280,7 @@ def test_a_kept_quin_screen_keeps_its_display_chips_while_home_shows(ui: Any, di
     chips = [(chip, chip.text) for chip in strip.ids.chips.children]
     assert len(chips) == 2, "Ann's and Bo's displays, not plugged in yet"
     screen.go_home()
-    assert ui.wait_until(lambda: displays.status() == [])  # home: no game attached
+    assert ui.wait_until(lambda: hub.status() == [])  # home: no game attached
     ui.wait(0.5)
     assert [(chip, chip.text) for chip in strip.ids.chips.children] == chips, "kept as they were"
 
@@ -307,4 +289,4 @@ def test_a_kept_quin_screen_keeps_its_display_chips_while_home_shows(ui: Any, di
     ui.frames(3)
     assert strip.following and [(chip, chip.text) for chip in strip.ids.chips.children] == chips
     screen.go_home()
-    ui.frames(2)
+    ui.app.kept.drop_all()

@@ -6,7 +6,6 @@ players without a display first, a player who already has one marked "replaces A
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -15,27 +14,10 @@ import pytest
 
 from companion.config import PhonesConfig
 from hardware.display.emulator import DisplayCore, PtyDisplay
-from hardware.display.hub import DisplayHub, DisplayState
+from hardware.display.hub import DisplayState
 from tests.support.layout_audit import overlaps, window_rect
 
 pytestmark = pytest.mark.ui
-
-
-@pytest.fixture
-def hub(ui: Any, tmp_path: Path) -> Iterator[DisplayHub]:
-    """A real display hub watching a folder of emulated displays' ports, wired to the table as the app does."""
-    from ui.dispatch import clock_dispatcher
-
-    (tmp_path / "ports").mkdir()
-    with DisplayHub(
-        tmp_path / "pairings.json", ports=[str(tmp_path / "ports" / "*")], call_soon=clock_dispatcher
-    ) as started:
-        ui.table.displays = started
-        try:
-            yield started
-        finally:
-            ui.app.go_home()
-            ui.table.displays = None
 
 
 def _popups(ui: Any) -> list[Any]:
