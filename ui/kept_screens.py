@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 KEPT_AT_MOST = 3
 """Screens kept at most: those of the newest unfinished games (home's first rows; a table seldom leaves more games
 unfinished). Each costs memory: about 14 MiB here, where the software GL keeps its buffers and textures in the
-process's memory (six kept: +85 MiB; on a Pi most of that is the GPU's)."""
+process's memory (six kept: +85 MiB, measured; not measured on a Pi)."""
 AHEAD_SECONDS = 0.5
 """Home shows this long before the first screen is made ahead: its own first frames and a quick tap come first."""
 BARS_FADE_SECONDS = 1.2
