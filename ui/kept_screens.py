@@ -57,6 +57,11 @@ class KeptScreens:
     def __contains__(self, game_id: int) -> bool:
         return game_id in self._kept
 
+    @property
+    def busy(self) -> bool:
+        """Whether screens are still to be made or drawn ahead."""
+        return self._step is not None
+
     def keep(self, screen: GameScreen) -> None:
         """`screen`, taken off the window with its game unfinished: kept for Resume, or closed if it cannot be."""
         if not screen.kept_off_screen:

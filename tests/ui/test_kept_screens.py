@@ -112,7 +112,7 @@ def test_home_makes_each_unfinished_games_screen_ahead_and_resume_shows_it_drawn
     ui = ahead
     played = _unfinished(ui)
     assert ui.wait_until(lambda: all(g in ui.app.kept for g in played), timeout=10), "all made while home shows"
-    ui.wait(1.0 + kept_screens.BARS_FADE_SECONDS)  # drawn, a step a frame, and once more when their bars have faded
+    assert ui.wait_until(lambda: not ui.app.kept.busy, timeout=15), "drawn, and once more when their bars faded"
     for game_id, script in played.items():
         redrawn = _resume(ui, game_id)
         screen = ui.screen
@@ -129,7 +129,7 @@ def test_a_game_left_for_home_is_resumed_on_its_own_screen_as_it_was_left(ui: An
     played = _unfinished(ui)
     for game_id, script in played.items():
         ui.screen.resume(game_id)
-        ui.wait(kept_screens.BARS_FADE_SECONDS)  # the table looks at the board; its scroll bars fade meanwhile
+        ui.wait_still()  # the table looks at the board; its scroll bars fade meanwhile
         screen = ui.screen
         assert screen.session.game_id == game_id and game_id not in ui.app.kept, script
         screen.go_home()
@@ -275,7 +275,7 @@ def test_a_kept_quin_screen_keeps_its_display_chips_while_home_shows(ui: Any, hu
     from ui.widgets.displays import DisplayStatusStrip
 
     screen = ui.start_game("quin", ["Ann", "Bo"])
-    ui.wait(kept_screens.BARS_FADE_SECONDS)
+    ui.wait_still()
     (strip,) = [w for w in screen.walk(restrict=True) if isinstance(w, DisplayStatusStrip)]
     chips = [(chip, chip.text) for chip in strip.ids.chips.children]
     assert len(chips) == 2, "Ann's and Bo's displays, not plugged in yet"
