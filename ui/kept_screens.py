@@ -114,7 +114,8 @@ class KeptScreens:
 
     def _next(self) -> None:
         """The next game's screen made (if it is not kept already) in one frame, then its words over `WORD_FRAMES`
-        frames and its buffers in the next: a tap on home meanwhile waits for one step at most."""
+        frames, and its buffers in the next (a kept one's buffers only): a tap on home meanwhile waits for one step
+        at most."""
         self._step = None
         if not self._waiting:
             if self._once_more:
@@ -123,7 +124,9 @@ class KeptScreens:
             return
         game_id = self._waiting.pop(0)
         screen = self._kept.get(game_id)
+        frames = 0  # a screen kept already has its words: only its buffers may need drawing
         if screen is None:
+            frames = WORD_FRAMES
             try:
                 screen = self._make(game_id)
             except Exception:  # Resume makes it again, and says why it cannot, to the table
@@ -135,7 +138,7 @@ class KeptScreens:
             screen.put_aside()
             self._kept[game_id] = screen
         made = screen
-        self._step = Clock.schedule_once(lambda _dt: self._draw_ahead(made, WORD_FRAMES), 0)
+        self._step = Clock.schedule_once(lambda _dt: self._draw_ahead(made, frames), 0)
 
     def _draw_ahead(self, screen: GameScreen, frames: int) -> None:
         from ui.widgets.fitting import render_words_now
