@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from companion.game import SEAT_COLOURS, Options, Player
 from companion.session import Session
 from tests.ui.test_home_unfinished import _play_part
 from ui import kept_screens
@@ -258,8 +259,10 @@ def test_a_game_left_before_its_popups_were_made_makes_them_only_once_shown_agai
     """A screen makes its Menu and Log a moment after it shows (issue 26). Left for home before that, it makes
     nothing while kept (a hidden screen's popups would change nothing the table sees, and cost home's frames); shown
     again, it makes them."""
-    screen = ui.start_game("quintet", ["Ann", "Bo"])
-    screen.go_home()  # at once: its popups are still to be made
+    seats = (Player("Ann", SEAT_COLOURS[0]), Player("Bo", SEAT_COLOURS[1]))
+    screen = ui.app.start_game("quintet", Options(seats, {}))
+    assert ui.wait_until(lambda: screen._making_ahead is not None), "shown: its popups are on their way"
+    screen.go_home()  # at once, frame by frame (`ui.start_game`'s four frames may pass AHEAD_SECONDS on a loaded run)
     ui.wait(1.0)
     assert screen.session.game_id in ui.app.kept
     assert not screen._kept.made("menu"), "no Menu made while kept"
