@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from companion.game import SEAT_COLOURS, Options, Player
 from companion.session import Session
 from tests.ui.test_home_unfinished import _play_part
 from ui import kept_screens
@@ -255,19 +254,21 @@ def test_quarks_turn_line_changes_only_when_it_says_something_new(ui: Any) -> No
     ui.frames(2)
 
 
-def test_a_game_left_before_its_popups_were_made_makes_them_only_once_shown_again(ui: Any) -> None:
+def test_a_game_left_before_its_popups_were_made_makes_them_only_once_shown_again(ui: Any, monkeypatch: Any) -> None:
     """A screen makes its Menu and Log a moment after it shows (issue 26). Left for home before that, it makes
     nothing while kept (a hidden screen's popups would change nothing the table sees, and cost home's frames); shown
-    again, it makes them."""
-    seats = (Player("Ann", SEAT_COLOURS[0]), Player("Bo", SEAT_COLOURS[1]))
-    screen = ui.app.start_game("quintet", Options(seats, {}))
-    assert ui.wait_until(lambda: screen._making_ahead is not None), "shown: its popups are on their way"
-    screen.go_home()  # at once, frame by frame (`ui.start_game`'s four frames may pass AHEAD_SECONDS on a loaded run)
-    ui.wait(1.0)
+    again, it makes them. The moment is made 3 s here, so that a loaded machine's slow frames cannot pass it."""
+    from ui.screens import base
+
+    monkeypatch.setattr(base, "AHEAD_SECONDS", 3.0)
+    screen = ui.start_game("quintet", ["Ann", "Bo"])
+    assert screen._making_ahead is not None, "shown: its popups are on their way"
+    screen.go_home()
+    ui.wait(3.5)
     assert screen.session.game_id in ui.app.kept
     assert not screen._kept.made("menu"), "no Menu made while kept"
     ui.screen.resume(screen.session.game_id)
-    assert ui.wait_until(lambda: screen._kept.made("menu"), timeout=3), "made once shown"
+    assert ui.wait_until(lambda: screen._kept.made("menu"), timeout=6), "made once shown"
     screen.go_home()
     ui.frames(2)
 
