@@ -48,7 +48,8 @@ from pathlib import Path
 HERE = Path(__file__).parent
 SECONDS = float(os.environ.get("BENCH_IDLE_SECONDS", "8"))
 SETTLE = 3.0
-"""Seconds from the first frame (a game's: once started) before counting: a board's scroll bars fade out."""
+"""Seconds from the first frame (a game's: once started) before counting: what a start sets going (its words
+fitted, its popups made ahead) is over."""
 ROUNDS = max(3, int(os.environ.get("BENCH_IDLE_ROUNDS", "5")))
 """Rounds, interleaved; the ruling asks for the median of at least 3. Five, because on a shared machine the
 median of three moved by about 0.1 from run to run (home 1.02–1.17), as much as the goals' own margin

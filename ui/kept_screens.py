@@ -36,9 +36,9 @@ unfinished). Each costs memory: about 14 MiB here, where the software GL keeps i
 process's memory (six kept: +85 MiB, measured; not measured on a Pi)."""
 AHEAD_SECONDS = 0.5
 """Home shows this long before the first screen is made ahead: its own first frames and a quick tap come first."""
-BARS_FADE_SECONDS = 1.2
-"""A ScrollView's bars fade over the second after its layout (Kivy: 0.5 s, then a fade of 0.5 s), on the window or
-off it, and each frame of the fade changes its buffer: the screens made ahead are drawn once more after it."""
+ONCE_MORE_SECONDS = 0.5
+"""The screens made ahead are drawn once more after this: some go on changing for a few frames after they are made
+(the score pad adds its rounds below the fold, four a frame)."""
 WORD_FRAMES = 3
 """Frames in which a screen made ahead has its words rendered (`render_words_now`) before its buffers are drawn:
 fitted words settle a frame or two after the layout (as for the race made ahead)."""
@@ -120,7 +120,7 @@ class KeptScreens:
         if not self._waiting:
             if self._once_more:
                 self._waiting, self._once_more = list(self._kept), False
-                self._step = Clock.schedule_once(lambda _dt: self._next(), BARS_FADE_SECONDS)
+                self._step = Clock.schedule_once(lambda _dt: self._next(), ONCE_MORE_SECONDS)
             return
         game_id = self._waiting.pop(0)
         screen = self._kept.get(game_id)

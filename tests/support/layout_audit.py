@@ -760,7 +760,7 @@ def scroll_findings(scene: Scene) -> list[Finding]:
                 scene.finding("scrolling", view, what, f"content {content.width:.0f} px, view {view.width:.0f}")
             )
         if content.height > view.height + SLACK and view.do_scroll_y:
-            bar_alpha = view.bar_inactive_color[3] if view.bar_inactive_color else 0
+            bar_alpha = _vertical_bar_alpha(view)
             shows = view.bar_width >= 4 and bar_alpha >= 0.3 and "bars" in view.scroll_type
             if not shows and not getattr(view, "shows_scrolling", False):
                 findings.append(
@@ -773,6 +773,14 @@ def scroll_findings(scene: Scene) -> list[Finding]:
                     )
                 )
     return findings
+
+
+def _vertical_bar_alpha(view: Any) -> float:
+    """How opaque the vertical scroll bar the theme draws (its 'scroll_bar' group: Kivy's own is clear) is."""
+    from kivy.graphics import Color
+
+    colours = [i for i in view.canvas.after.get_group("scroll_bar") if isinstance(i, Color)]
+    return float(colours[0].a) if colours else 0.0
 
 
 # -- 5. colour cue ---------------------------------------------------------------------------------------

@@ -285,9 +285,9 @@ class Ui:
         return count[0]
 
     def wait_still(self, timeout: float = 10.0) -> bool:
-        """Run frames until ten in a row draw nothing (a notice going, a ScrollView's bars fading: a fade draws
-        every frame until it is over; on a loaded machine it takes longer than its nominal time). A ScrollView's
-        bars begin to fade only after a pause: a second goes by first."""
+        """Run frames until ten in a row draw nothing (a notice going, a popup fading: a fade draws every frame
+        until it is over; on a loaded machine it takes longer than its nominal time). Some work begins only after
+        a pause (popups made ahead, half a second after their screen shows): a second goes by first."""
         self.wait(1.0)
         return self.wait_until(lambda: self.draws(10) == 0, timeout)
 

@@ -63,9 +63,9 @@ class Watch:
 def settle(ui: Any, screen: Any, *, quiet: int = 20, at_most: int = 400) -> None:
     """Run frames until the still layer has not been drawn for `quiet` frames in a row.
 
-    What starting a game sets going ends by itself: half a second after its
-    content is laid out, a ScrollView fades its bars out (Kivy's Animation, half
-    a second more). Something that never stops fails the tests below.
+    What starting a game sets going ends by itself (its words fitted a frame or
+    two after its layout, its popups made ahead). Something that never stops
+    fails the tests below.
     """
     ui.wait(1.2)
     layer, still, frames = screen.ids.still, 0, 0
@@ -190,7 +190,7 @@ def test_a_finger_on_the_top_bar_draws_the_bar_again_and_not_the_board(ui: Any, 
 
     screen, _clock = _game(ui, "quin")
     screen.ids.undo_button.disabled = False  # a look of its own to change under the finger
-    settle(ui, screen)  # the board's scroll bars have faded out
+    settle(ui, screen)
     bar, board = screen.ids.bar_layer, screen.ids.still
     bar_before, board_before = bar.renders, board.renders
     target = screen.ids[button]

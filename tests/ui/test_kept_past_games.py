@@ -18,8 +18,8 @@ from tests.ui.test_kept_log import _shown as _log_shown
 pytestmark = pytest.mark.ui
 
 SETTLED = 1.3
-"""Seconds until a board laid out anew is still: a ScrollView shows its bar in the theme's accent for 0.5 s
-after its content moves, then fades it to the muted colour in another 0.5 s (Kivy's own)."""
+"""Seconds until a board laid out anew is still (its words are fitted a frame or two after its layout), with room
+for a loaded machine."""
 
 
 def _games(store: Store) -> list[int]:

@@ -215,3 +215,32 @@ def test_the_number_pad_is_made_ahead_and_opens_for_each_cell_as_a_new_one_would
         pad = open_on(seat)
         assert pad is not made and _pad_look(pad) == look, f"seat {seat}: the kept pad opened as a new one does"
         cancel(pad)
+
+
+def test_the_rounds_scrolled_draw_the_board_once_and_their_scroll_bar_draws_nothing_more(ui: Any) -> None:
+    """Issue 26: "calm when idle ... quick on every tap". Kivy lit a ScrollView's bar after every move or layout
+    of its content (a scroll, a round added) and faded it over the next second: each frame of the fade drew the
+    whole board's buffer again (about 30 draws for one scroll, and a tap meanwhile waited for one). The bar keeps
+    one colour, seen at rest: a scroll draws the board, then nothing does, and a typed cell draws it once."""
+    from kivy.graphics import Color
+
+    names = ["Ann", "Bo", "Cy", "Dee", "Eve"]
+    screen = ui.start_game("score-pad", names)
+    screen.session.act({"type": "name", "title": "Carcassonne"})
+    for number in range(1, 21):
+        for seat, name in enumerate(names):
+            screen.session.act({"type": "score", "player": name, "round": number, "points": number + seat})
+    assert ui.wait_still()
+    layer, scroll = screen.ids.still, screen.board.ids.scroll
+    scroll.scroll_y = 0  # the last rounds in sight, as a finger's drag leaves them
+    ui.frames(2)
+    scrolled = layer.renders
+    ui.wait(1.5)  # Kivy's bar: lit for half a second after the move, then half a second of fading
+    assert layer.renders == scrolled, "nothing draws the board once the rounds have moved"
+    score(ui, screen, 20, 1, "7")
+    assert screen.session.state.cells[19][1] == 7
+    typed = layer.renders
+    ui.wait(1.5)
+    assert layer.renders - typed <= 1, "the board's buffer is drawn for the typed cell, not for a scroll bar"
+    bar = next(i for i in scroll.canvas.after.get_group("scroll_bar") if isinstance(i, Color))
+    assert bar.a >= 0.5, "the rounds scroll, and a player sees that they do"
