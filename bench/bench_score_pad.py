@@ -37,6 +37,7 @@ from bench.bench_taps import (
     Wait,
     _close_popups,
     _on_window,
+    app_thread,
 )
 from bench.bench_taps import _settled as settled
 from bench.report import line
@@ -89,8 +90,9 @@ class PadRounds:
         if profiler is not None:
             profiler.disable()
         self.sizes[tap.name] = size
-        cpu = _RUNNING[-1].cpu
-        print(f"TAP {self.round} {taken:.6f} {base:.6f} {cpu:.6f} {tap.name}", flush=True)
+        cpu, work = _RUNNING[-1].cpu, _RUNNING[-1].work
+        said = f"{taken:.6f} {base:.6f} {cpu:.6f} {work:.6f} {self.bare.work:.6f}"
+        print(f"TAP {self.round} {said} {tap.name}", flush=True)
         return tap.done()
 
     def _pad_shown(self) -> Any:
@@ -181,14 +183,16 @@ def run() -> list[str]:
     bare: dict[str, list[float]] = {}
     first: dict[str, float] = {}
     cpus: dict[str, list[float]] = {}
+    works: dict[str, list[tuple[float, float]]] = {}
     for row in measure():
         if not row.startswith("TAP "):
             continue
-        _, number, taken, base, cpu, name = row.split(" ", 5)
+        _, number, taken, base, cpu, work, bare_work, name = row.split(" ", 7)
         if number == "0":
             first[name] = float(taken)
             continue
         cpus.setdefault(name, []).append(float(cpu))
+        works.setdefault(name, []).append((float(work), float(bare_work)))
         ours.setdefault(name, []).append(float(taken))
         bare.setdefault(name, []).append(float(base))
     lines = [
@@ -201,7 +205,9 @@ def run() -> list[str]:
         met = t / b <= RATIO_GOAL and t * 1000 < MS_GOAL
         cpu = statistics.median(cpus[name]) * 1000
         said = "met" if met else "NOT MET"
-        lines.append(f"{text}   {said}   first {first.get(name, 0) * 1000:.0f} ms   CPU {cpu:.0f} ms")
+        lines.append(
+            f"{text}   {said}   first {first.get(name, 0) * 1000:.0f} ms   CPU {cpu:.0f} ms   {app_thread(works[name])}"
+        )
     return lines
 
 

@@ -27,7 +27,10 @@ prints a cProfile of those taps' rounds (in the child) instead of the table (`FI
 very first tap, in the first child).
 Beside each figure, the CPU time the process took meanwhile (every thread,
 Mesa's software rasterizer too): on a machine shared with other work, the
-wall time grows with the load, the CPU time much less.
+wall time grows with the load, the CPU time much less. And the app thread's
+CPU alone, ours against the baseline's: the tap's own work (widgets, words,
+drawing calls) without the software rasterizer, which draws in threads of
+its own and which a Pi's GPU replaces (`Driver.work`).
 """
 
 from __future__ import annotations
@@ -106,6 +109,11 @@ class Driver:
         self._cpu0 = 0.0
         self.cpu = 0.0
         """The CPU seconds (every thread of the process, the rasterizer's too) the last tap took."""
+        self._work0 = 0.0
+        self.work = 0.0
+        """The CPU seconds of the app's own thread alone, from the touch to its frame's drawing calls made: what a
+        GPU leaves to the CPU (the software rasterizer draws in threads of its own, which this thread may wait for,
+        without CPU)."""
 
     def start(self) -> None:
         _RUNNING.append(self)  # Kivy holds a bound method weakly: the driver must outlive this call
@@ -156,6 +164,7 @@ class Driver:
         self._watch = Clock.schedule_interval(lambda _dt: self._late(), 1.0)
         touch = UnitTestTouch(x, y)
         self._cpu0 = time.process_time()
+        self._work0 = time.thread_time()
         self._t0 = time.perf_counter()
         self._deadline = self._t0 + TIMEOUT
         touch.touch_down()
@@ -170,6 +179,7 @@ class Driver:
         shown = tap.done()
         if shown is None:
             return
+        self.work = time.thread_time() - self._work0
         if TO_PIXELS:
             from kivy.graphics.opengl import glFinish
 
@@ -254,6 +264,8 @@ class Bare:
         self.button = Button(text="bare", size_hint=(None, None), size=(120, 60), pos=(0, 0))
         self.button.bind(on_release=lambda _b: self._open())
         self.popup: Any = None
+        self.work = 0.0
+        """The app thread's CPU seconds of the last opening (`Driver.work`)."""
 
     def _open(self) -> None:
         from kivy.uix.label import Label
@@ -275,6 +287,7 @@ class Bare:
         taken, _ = yield Tap(
             "bare popup", self.button, lambda: self.popup if self.popup in _window().children else None
         )
+        self.work = _RUNNING[-1].work
         self.popup.dismiss(animation=False)
         self.popup = None
         _window().remove_widget(self.button)
@@ -304,11 +317,15 @@ class Rounds:
             profiler = self.profilers.setdefault(tap.name, cProfile.Profile())
             profiler.enable()
         taken, size = yield tap
-        cpu = _RUNNING[-1].cpu
+        cpu, work = _RUNNING[-1].cpu, _RUNNING[-1].work
         if profiler is not None:
             profiler.disable()
         self.sizes[tap.name] = size
-        print(f"TAP {self.round} {taken:.6f} {base:.6f} {cpu:.6f} {size[0]} {size[1]} {tap.name}", flush=True)
+        print(
+            f"TAP {self.round} {taken:.6f} {base:.6f} {cpu:.6f} {work:.6f} {self.bare.work:.6f} {size[0]} {size[1]}"
+            f" {tap.name}",
+            flush=True,
+        )
         return tap.done()
 
     def home(self) -> Any:
@@ -561,6 +578,13 @@ def measure() -> tuple[list[str], list[float]]:
     return rows, firsts
 
 
+def app_thread(works: list[tuple[float, float]]) -> str:
+    """The app thread's CPU, ours and the baseline's (medians), and their ratio: the tap without the software
+    rasterizer, which a Pi's GPU takes off the CPU."""
+    ours, bare = statistics.median(w for w, _ in works) * 1000, statistics.median(b for _, b in works) * 1000
+    return f"app thread {ours:.0f} vs {bare:.0f} ms ({ours / max(bare, 0.1):.2f}×)"
+
+
 def run() -> list[str]:
     rows, firsts = measure()
     if os.environ.get("BENCH_TAPS_PROFILE"):
@@ -569,15 +593,17 @@ def run() -> list[str]:
     bare: dict[str, list[float]] = {}
     first: dict[str, float] = {}
     cpus: dict[str, list[float]] = {}
+    works: dict[str, list[tuple[float, float]]] = {}
     sizes: dict[str, str] = {}
     for row in rows:
         if not row.startswith("TAP "):
             continue
-        _, number, taken, base, cpu, width, height, name = row.split(" ", 7)
+        _, number, taken, base, cpu, work, bare_work, width, height, name = row.split(" ", 9)
         if number == "0":
             first[name] = float(taken)
             continue
         cpus.setdefault(name, []).append(float(cpu))
+        works.setdefault(name, []).append((float(work), float(bare_work)))
         ours.setdefault(name, []).append(float(taken))
         bare.setdefault(name, []).append(float(base))
         sizes[name] = f"{width}×{height}"
@@ -598,7 +624,7 @@ def run() -> list[str]:
         cpu = statistics.median(cpus[name]) * 1000
         lines.append(
             f"{text}   {'met' if met else 'NOT MET'}   first {first.get(name, 0) * 1000:.0f} ms"
-            f"   CPU {cpu:.0f} ms   {sizes[name]}"
+            f"   CPU {cpu:.0f} ms   {sizes[name]}   {app_thread(works[name])}"
         )
     if firsts:  # none with BENCH_TAPS_FIRSTS=0
         very_first = statistics.median(firsts)
