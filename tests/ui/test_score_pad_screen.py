@@ -220,7 +220,7 @@ def test_the_number_pad_is_made_ahead_and_opens_for_each_cell_as_a_new_one_would
 def test_the_rounds_scrolled_draw_the_board_once_and_their_scroll_bar_draws_nothing_more(ui: Any) -> None:
     """Issue 26: "calm when idle ... quick on every tap". Kivy lit a ScrollView's bar after every move or layout
     of its content (a scroll, a round added) and faded it over the next second: each frame of the fade drew the
-    whole board's buffer again (about 30 draws for one scroll, and a tap meanwhile waited for one). The bar keeps
+    whole board's buffer again (43 draws for one scroll here, and a tap meanwhile waited for one). The bar keeps
     one colour, seen at rest: a scroll draws the board, then nothing does, and a typed cell draws it once."""
     from kivy.graphics import Color
 
