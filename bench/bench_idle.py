@@ -81,6 +81,12 @@ def _rasterizer_seconds() -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def _resident_kib() -> int:
+    """This process's resident memory now, in KiB (home holds the game screens it made ahead: `ui.kept_screens`)."""
+    with open("/proc/self/status") as status:
+        return next(int(row.split()[1]) for row in status if row.startswith("VmRSS:"))
+
+
 def _measure_then_stop(settle: float = SETTLE) -> None:
     """From now: `settle`, then count CPU time, frames and draws over `SECONDS`, print them, and stop the app."""
     from kivy.app import App
@@ -101,7 +107,7 @@ def _measure_then_stop(settle: float = SETTLE) -> None:
     def stop(cpu: float, raster: float, frames: int) -> None:
         cpu, raster = time.process_time() - cpu, _rasterizer_seconds() - raster
         maxfps = Config.getint("graphics", "maxfps")
-        print(f"IDLE {cpu:.4f} {raster:.4f} {Clock.frames - frames} {draws[0]} {maxfps}", flush=True)
+        print(f"IDLE {cpu:.4f} {raster:.4f} {Clock.frames - frames} {draws[0]} {maxfps} {_resident_kib()}", flush=True)
         App.get_running_app().stop()
 
     Clock.schedule_once(start, settle)
@@ -203,8 +209,8 @@ def _unfinished_games(db: Path, games: tuple[str, ...] = ("quinque", "quark", "q
             Session.start(store, game, Options.for_names(*PLAYERS))
 
 
-Figures = tuple[float, float, int, int, int]
-"""CPU seconds (all, the rasterizer's), frames, window draws, Kivy's maxfps."""
+Figures = tuple[float, float, int, int, int, int]
+"""CPU seconds (all, the rasterizer's), frames, window draws, Kivy's maxfps, resident memory at the end (KiB)."""
 
 
 def _child(what: str, home: Path, mode: str = "IDLE") -> list[str]:
@@ -238,8 +244,8 @@ def _child(what: str, home: Path, mode: str = "IDLE") -> list[str]:
 
 
 def _idle(what: str, home: Path) -> Figures:
-    cpu, raster, frames, draws, maxfps = _child(what, home)
-    return float(cpu), float(raster), int(frames), int(draws), int(maxfps)
+    cpu, raster, frames, draws, maxfps, resident = _child(what, home)
+    return float(cpu), float(raster), int(frames), int(draws), int(maxfps), int(resident)
 
 
 def redraw_costs(rounds: int = ROUNDS) -> dict[str, float]:
@@ -283,6 +289,7 @@ def measure(rounds: int = ROUNDS) -> dict[str, Figures]:
             int(statistics.median(run[2] for run in runs)),
             int(statistics.median(run[3] for run in runs)),
             runs[0][4],
+            int(statistics.median(run[5] for run in runs)),
         )
         for what, runs in taken.items()
     }
@@ -292,16 +299,16 @@ def run() -> list[str]:
     from bench.__main__ import line
 
     figures = measure()
-    base_cpu, base_raster, base_frames, base_draws, base_fps = figures.pop("hello")
+    base_cpu, base_raster, base_frames, base_draws, base_fps, base_kib = figures.pop("hello")
     base_own = max(base_cpu - base_raster, 1e-3)
     clock_cpu = figures[HELLO_CLOCK][0]
-    ours_fps = sorted({fps for what, (*_, fps) in figures.items() if what != HELLO_CLOCK})
+    ours_fps = sorted({fps for what, (*_, fps, _kib) in figures.items() if what != HELLO_CLOCK})
     lines = [
         f"Kivy's maxfps: ours {'/'.join(map(str, ours_fps))}, the bare app {base_fps} (Kivy's default);"
         f" {ROUNDS} rounds interleaved, median; baselines: home the idle bare app ({base_cpu * 1000:.0f} ms),"
         f" a game screen (its clock running) the bare app whose label ticks once a second"
     ]
-    for what, (cpu, raster, frames, draws, _fps) in figures.items():
+    for what, (cpu, raster, frames, draws, _fps, kib) in figures.items():
         label = {
             "home": "home screen",
             UNFINISHED: "home screen, 3 unfinished",
@@ -321,6 +328,7 @@ def run() -> list[str]:
         text += f"   frames {frames} vs {base_frames}   draws {draws} vs {base_draws}"
         text += f"   without rasterizer {(cpu - raster) * 1000:.0f} vs {base_own * 1000:.0f} ms,"
         text += f" ratio {(cpu - raster) / base_own:.2f}"
+        text += f"   memory {kib / 1024:.0f} vs {base_kib / 1024:.0f} MiB"
         lines.append(text)
     costs = redraw_costs()
     bare = costs.pop("hello")

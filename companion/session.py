@@ -111,6 +111,30 @@ class Session(Generic[S, PV, OV]):
         return cls(store, entry, game_id, options, dice=dice or RandomDice(), clock=clock)
 
     @classmethod
+    def ahead(
+        cls,
+        store: Store,
+        game: str,
+        options: Options,
+        *,
+        dice: Dice | None = None,
+        clock: Clock = time.time,
+    ) -> Session[Any, Any, Any]:
+        """A new game of `game` as `start` would make it, but not written yet and its clock stopped: its screen is
+        made before the table chooses it (`ui.kept_screens`). `begin` writes it when the table does; until then it
+        has no number (0) and takes no move. Raises `SetupError` for bad options."""
+        entry = game_named(game)
+        entry.setup(options)
+        return cls(store, entry, 0, options, dice=dice or RandomDice(), clock=clock, running=False)
+
+    def begin(self) -> None:
+        """The game made `ahead` is chosen: written as `start` writes a new game, now (raises `NotSaved` if it
+        cannot be, and stays unwritten). Its clock starts with `resume_clock`, when its screen shows."""
+        if self.game_id:
+            raise RuntimeError(f"game {self.game_id} has begun already")
+        self.game_id = self.store.new_game(self.game.name, self.options.to_json(), self._clock())
+
+    @classmethod
     def resume(
         cls, store: Store, *, dice: Dice | None = None, clock: Clock = time.time
     ) -> Session[Any, Any, Any] | None:
@@ -252,6 +276,8 @@ class Session(Generic[S, PV, OV]):
     def act(self, action: Action | Mapping[str, Any]) -> Sequence[Event]:
         """Apply a player's action (typed, or its JSON object from an edge). Raises `RuleError` if
         illegal, `NotSaved` if it could not be stored; either way nothing changes."""
+        if not self.game_id:
+            raise RuntimeError("a game made ahead takes its first move once it has begun (`begin`)")
         if isinstance(action, Mapping):
             action = self.parse(action)
         tape = Tape(self._dice, self._pending_draws + [d for move in self._redo for d in move.draws])

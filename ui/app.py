@@ -70,11 +70,11 @@ class CompanionApp(App):
         self._warm_up = warm_up
         self.warming: Iterator[Callable[[], object]] | None = None
         """What is still to be loaded in the background after the first frame (None: nothing, or done)."""
-        self.kept = KeptScreens(self._screen_made_ahead)
-        """The screens of unfinished games while home shows, for Resume (`ui.kept_screens`)."""
+        self.kept = KeptScreens(self)
+        """The screens of unfinished games and new ones while home shows, for Resume and Start (`ui.kept_screens`)."""
         self.making_ahead = warm_up
-        """Whether home makes the screens of unfinished games ahead (`KeptScreens.home_shows`): with the loading
-        ahead, in the appliance; most tests make each screen on its tap."""
+        """Whether home makes game screens ahead (`KeptScreens.home_shows`): with the loading ahead, in the
+        appliance; most tests make each screen on its tap."""
 
     # -- Kivy's hooks ------------------------------------------------------------
 
@@ -234,15 +234,27 @@ class CompanionApp(App):
         return Options.from_json(record.options).players if record else ()
 
     def start_game(self, game: str, options: Options) -> GameScreen:
-        """Start a new game (raises `SetupError` for options it cannot take)."""
-        settings = {**self.table.config.settings_for(game), **options.settings}
-        options = Options(options.players, settings)
+        """Start a new game (raises `SetupError` for options it cannot take, `NotSaved` if it cannot be written):
+        on the screen made ahead for it, if there is one for these options."""
+        options = self._with_config(game, options)
         from companion.session import Session
 
         if self.session is not None and self.session.outcome is None:
             self.session.pause_clock()
-        session = Session.start(self.table.store, game, options, dice=self.table.dice, clock=self.table.clock)
-        return self.show(session)
+        made = self.kept.take_new(game, options)
+        if made is None:
+            session = Session.start(self.table.store, game, options, dice=self.table.dice, clock=self.table.clock)
+            return self.show(session)
+        try:
+            made.session.begin()
+        except Exception:
+            made.close()  # home makes it again; the table hears why the game did not start
+            raise
+        return self.show(made.session, made)
+
+    def _with_config(self, game: str, options: Options) -> Options:
+        """`options` with the config file's settings for `game` under the table's own choices (the variant)."""
+        return Options(options.players, {**self.table.config.settings_for(game), **options.settings})
 
     def start_where_left(self) -> GameScreen | None:
         """After a restart (power cut, watchdog) the appliance goes straight back into the game."""
@@ -336,13 +348,39 @@ class CompanionApp(App):
 
         return screen_class(session.game.name)(session, self.table, on_home=self.go_home)
 
-    def _screen_made_ahead(self, game_id: int) -> GameScreen | None:
+    # -- screens made ahead (`KeptScreens`) ---------------------------------------------
+
+    def screen_made_ahead(self, game_id: int) -> GameScreen | None:
         """Game `game_id`'s screen, made as Resume would make it (its clock still paused), at the window's size."""
         from companion.session import Session
-        from ui.screens import screen_class
 
         table = self.table
-        session = Session.load(table.store, game_id, dice=table.dice, clock=table.clock, running=False)
+        return self._aside(Session.load(table.store, game_id, dice=table.dice, clock=table.clock, running=False))
+
+    def new_game_made_ahead(self, game: str, options: Options) -> GameScreen | None:
+        """A new game's screen, made as its Start would make it, but with its session not written (None: the
+        options do not seat this game)."""
+        from companion.game import SetupError
+        from companion.session import Session
+
+        table = self.table
+        try:
+            session = Session.ahead(table.store, game, options, dice=table.dice, clock=table.clock)
+        except SetupError:
+            return None  # its Start says why, on the tap
+        return self._aside(session)
+
+    def new_games(self) -> list[tuple[str, Options]]:
+        return [(game, self._with_config(game, options)) for game, options in self.home.new_games()]
+
+    def choices_changed(self) -> None:
+        """Home's seats or a game's variant changed: the new games' screens made ahead follow."""
+        self.kept.choices_changed()
+
+    def _aside(self, session: AnySession) -> GameScreen | None:
+        """`session`'s screen at the window's size, off it; None for a screen that cannot be kept off it."""
+        from ui.screens import screen_class
+
         if not screen_class(session.game.name).kept_off_screen:
             return None  # the turn clock: its screen takes the table's buttons
         screen = self._new_screen(session)

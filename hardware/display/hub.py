@@ -254,13 +254,16 @@ class DisplayHub:
 
     # -- what the shared screen shows ------------------------------------------------
 
-    def status(self) -> list[DisplayStatus]:
-        """Each player's display (connected, unplugged or unpaired), then unpaired displays."""
+    def status(self, players: Sequence[str] | None = None) -> list[DisplayStatus]:
+        """Each player's display (connected, unplugged or unpaired), then unpaired displays. The players are the
+        game's shown (or else everyone paired), or `players`: a game's screen made before its game is shown shows
+        what it will show then."""
         with self._lock:
             live = {
                 d.hello.identity: d for d in self._displays.values() if d.link.is_open and self._handshake.proven(d)
             }
-            players = _names(self._session) or tuple(sorted(set(self.pairings.as_dict().values())))
+            if players is None:
+                players = _names(self._session) or tuple(sorted(set(self.pairings.as_dict().values())))
             out = []
             for player in players:
                 identity = self.pairings.identity_of(player)

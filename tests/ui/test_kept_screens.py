@@ -218,6 +218,24 @@ def test_only_the_newest_unfinished_games_keep_their_screens(ui: Any, monkeypatc
     assert oldest._closed and not any(s._closed for s in newest)
 
 
+def test_home_keeps_the_screens_of_the_unfinished_rows_it_shows_without_a_scroll(ui: Any, monkeypatch: Any) -> None:
+    """`KEPT_AT_MOST` is the number of rows the Unfinished page shows whole at 800×480 before any scroll: the games
+    a table sees there each Resume on a screen kept for it; the next row is below the fold."""
+    from tests.support.layout_audit import window_rect
+
+    monkeypatch.undo()  # the module's own number (the autouse fixture keeps every script's)
+    for _ in range(kept_screens.KEPT_AT_MOST + 1):
+        ui.start_game("quintet", ["Ann", "Bo"]).go_home()
+        ui.frames(2)
+    home = ui.screen
+    home.show_tab("unfinished")
+    ui.settle()
+    _left, bottom, _right, top = window_rect(home.unfinished_view.ids.unfinished.parent)
+    whole = [row for row in home.unfinished_rows if window_rect(row)[1] >= bottom and window_rect(row)[3] <= top]
+    assert len(whole) == kept_screens.KEPT_AT_MOST, "the rows in sight are the games kept"
+    assert [row.game_id in ui.app.kept for row in home.unfinished_rows] == [True] * len(whole) + [False]
+
+
 def test_the_turn_clock_is_never_kept_its_buttons_go_with_it(ui: Any) -> None:
     """The turn clock holds the table's buttons as long as its screen exists: kept off the window, a press on home
     would be a hidden clock's. Left for home, it is closed, its buttons with it."""

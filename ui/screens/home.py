@@ -57,6 +57,8 @@ class Shell(Protocol):
 
     def choose_phones(self, listen: str | None) -> None: ...
 
+    def choices_changed(self) -> None: ...
+
 
 NOTICE_SECONDS = 8.0
 """How long a notice on home stays before it goes by itself."""
@@ -119,6 +121,7 @@ class GameChoice(BoxLayout):
     def next_variant(self) -> None:
         if self.spec is not None:
             self.choose(self.spec.after(self.variant))
+            self.home.app.choices_changed()
 
     def settings(self) -> dict[str, object]:
         """The variant chosen here, as the game's setting (nothing for games without one)."""
@@ -398,6 +401,7 @@ class HomeScreen(Screen):
         self._check_names()
         self.colour_problem = presenter.colour_warning(self._seat_colours(), self._colours_read)
         self._show_wins()
+        self.app.choices_changed()
 
     def _seat_colours(self) -> list[tuple[str, str]]:
         return [(row.name, row.colour) for row in self.rows]
@@ -426,6 +430,15 @@ class HomeScreen(Screen):
 
     def options(self) -> Options:
         return Options(tuple(Player(normal_name(row.name), row.colour) for row in self.rows))
+
+    def new_games(self) -> list[tuple[str, Options]]:
+        """Each game on the list (not the tools) with the options its Start would give it now; none while a
+        name stands in the way of every Start."""
+        if self.name_problem:
+            return []
+        players = self.options().players
+        choices = reversed(self.ids.games.children)
+        return [(choice.game, Options(players, choice.settings())) for choice in choices]
 
     # -- games ---------------------------------------------------------------
 

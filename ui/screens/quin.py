@@ -294,7 +294,8 @@ class QuinScreen(GameScreen):
             return
         from ui.widgets.displays import DisplayStatusStrip
 
-        self.table_view.ids.display_spot.add_widget(DisplayStatusStrip(hub=hub))
+        strip = DisplayStatusStrip(players=self.session.options.names, hub=hub)
+        self.table_view.ids.display_spot.add_widget(strip)
 
     def _add_phones_button(self) -> None:
         # With the phones on, one tap opens the phones panel (it is in the Menu too, as for every such game).

@@ -289,6 +289,9 @@ class DisplayStatusStrip(BoxLayout):
     hub = ObjectProperty(None, allownone=True)
     ask_automatically = BooleanProperty(True)
     statuses = ListProperty([])
+    players = ObjectProperty(None, allownone=True)
+    """The names of the players of the game whose screen shows the strip (None: the hub's game's): a screen made
+    ahead, before the hub shows its game (`ui.kept_screens`), shows the chips it will show then."""
     following = BooleanProperty(True)
     """False while its screen is kept off the window for Resume (`ui.kept_screens`): the hub's news waits, and
     the chips stay as they were; following again, it is brought up to date at once (the chips change only if the
@@ -323,7 +326,7 @@ class DisplayStatusStrip(BoxLayout):
         """Redraw the chips from the hub's status; ask about a display never asked about yet."""
         if not self.following:
             return
-        self.statuses = list(self.hub.status()) if self.hub is not None else []
+        self.statuses = list(self.hub.status(self.players)) if self.hub is not None else []
         chips = self.ids.get("chips")
         if chips is None:
             return
