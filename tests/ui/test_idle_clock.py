@@ -320,7 +320,7 @@ def test_the_idle_benchmark_still_runs(xvfb: str, tmp_path: Any, monkeypatch: py
 
     monkeypatch.setenv("BENCH_IDLE_SECONDS", "0.5")
     monkeypatch.setenv("BENCH_IDLE_REDRAWS", "3")
-    cpu, _raster, frames, _draws, maxfps = _child("quin", tmp_path)
-    assert float(cpu) > 0 and int(frames) > 0 and maxfps == "60"
+    cpu, _raster, frames, _draws, maxfps, resident = _child("quin", tmp_path)
+    assert float(cpu) > 0 and int(frames) > 0 and maxfps == "60" and int(resident) > 0
     _cost, draws = _child("hello", tmp_path, "REDRAW")
     assert int(draws) >= 3

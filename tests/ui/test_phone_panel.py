@@ -158,7 +158,7 @@ def _has_text(root: Any, text: str) -> bool:
 class OneDisplayHub:
     """Stands in for the player-display hub: Ann's display is paired and on, Bo has none."""
 
-    def status(self) -> list[Any]:
+    def status(self, _players: Any = None) -> list[Any]:
         from hardware.display.hub import DisplayState, DisplayStatus
 
         return [DisplayStatus("Ann", DisplayState.CONNECTED)]
@@ -336,7 +336,7 @@ def test_release_appears_without_moving_any_seats_button(ui: Any, phones: PhoneT
 class BothDisplaysHub(OneDisplayHub):
     """Ann and Bo both have a paired display: each seat reads "also use my phone"."""
 
-    def status(self) -> list[Any]:
+    def status(self, _players: Any = None) -> list[Any]:
         from hardware.display.hub import DisplayState, DisplayStatus
 
         return [DisplayStatus("Ann", DisplayState.CONNECTED), DisplayStatus("Bo", DisplayState.CONNECTED)]

@@ -179,7 +179,7 @@ class FakeHub:
 
         self.statuses = [DisplayStatus("Ann", DisplayState.CONNECTED), DisplayStatus("Bo", DisplayState.UNPLUGGED)]
 
-    def status(self) -> list[Any]:
+    def status(self, _players: Any = None) -> list[Any]:
         return list(self.statuses)
 
     def subscribe(self, _listener: Any) -> Any:
