@@ -89,6 +89,7 @@ class Session(Generic[S, PV, OV]):
         self._redo: list[Move] = []
         self._pending_draws: list[tuple[int, int]] = []
         self._observers: list[Observer] = []
+        self._viewed: tuple[S, PV] | None = None  # the last state's view (`view`)
         self._elapsed = elapsed
         self._running_since: float | None = clock() if running else None
 
@@ -202,8 +203,12 @@ class Session(Generic[S, PV, OV]):
         return [event for move in self._moves for event in move.events]
 
     def view(self) -> PV:
-        """The public view, typed: what the table's screen shows (presenters read its fields)."""
-        return self.game.view(self.state)
+        """The public view, typed: what the table's screen shows (presenters read its fields). Made once a state:
+        views are frozen, and a screen, its presenter and the phones each ask for it after a move."""
+        state = self.state
+        if self._viewed is None or self._viewed[0] is not state:
+            self._viewed = (state, self.game.view(state))
+        return self._viewed[1]
 
     def own_view(self, player: str) -> OV:
         """`player`'s own view, typed: what their private display and phone show, nothing of anyone else's."""

@@ -347,3 +347,22 @@ def test_pausing_twice_or_resuming_a_running_clock_tells_the_screens_nothing(tin
     session.undo()
     assert not session.paused and session.current_player == "Ann"
     assert session.redo() and session.paused and session.current_player is None, "the redo ended it again"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(["roll", "undo", "redo"]), max_size=12))
+def test_the_public_view_is_made_once_a_state_and_is_always_the_states_own(steps):
+    """`view` is kept for the state it was made from (a screen, its presenter and the phones each ask after a
+    move): after any moves, undos and redos it is the game's view of the current state, the same one asked twice."""
+    from tests.support.tinygame import registered
+
+    registered()
+    with Store.in_memory() as store:
+        session = start(store, "Ann", "Bo", target=10**6)
+        for step in steps:
+            if step == "roll":
+                session.act({"type": "roll", "player": session.current_player})
+            else:
+                getattr(session, step)()
+            assert session.view() == session.game.view(session.state), f"after {step}"
+            assert session.view() is session.view(), "made once for the state"
