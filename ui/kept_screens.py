@@ -177,7 +177,7 @@ class KeptScreens:
 
     def _choices_still(self) -> None:
         self._when_still = None
-        self._new_due = self._once_more = True
+        self._new_due = True
         if self._step is None:  # else the steps under way come to the new games in their turn
             self._step = Clock.schedule_once(lambda _dt: self._next(), 0)
 
@@ -195,6 +195,7 @@ class KeptScreens:
         elif self._new_due:
             screen, fresh = self._new_game_missing(), True
             self._new_due = screen is not None
+            self._once_more = self._once_more or screen is not None  # a screen made is drawn once more, later
         elif self._once_more:
             self._waiting, self._once_more = [*self._kept, *self._new], False
             self._step = Clock.schedule_once(lambda _dt: self._next(), ONCE_MORE_SECONDS)

@@ -56,7 +56,7 @@ def test_unfinished_games_resume_and_discard_8px_apart_and_a_tap_shows_a_row_who
     shown = ui.window.children[0]
     assert shown.heading.startswith(row.plain_title) and shown.text.splitlines()[0] == row.plain_detail
     assert shown.text.splitlines()[2:] == list(row.names), "every name too, one a line"
-    ui.screenshot("home-unfinished-row-whole.png")
+    ui.screenshot(f"home-unfinished-row-whole-{unfinished}.png")  # one name a case: workers run both at once
 
 
 def test_past_games_rows_8px_apart(ui: Any) -> None:

@@ -105,6 +105,21 @@ def test_names_changed_make_the_screens_again_once_still_and_a_start_before_that
     assert new["quintet"]._closed and not ui.app.kept.has_new("quintet")
 
 
+def test_a_change_undone_before_the_seats_are_still_makes_and_draws_nothing(ahead: Any) -> None:
+    """A name typed and put back, or a field left as it was: the screens made for those seats stay, and none is
+    drawn again (home idles)."""
+    ui = ahead
+    old = _made_ahead(ui)
+    drawn = {game: _renders(screen) for game, screen in old.items()}
+    home = ui.screen
+    home.rows[0].ids.name_input.text = "Ann"
+    ui.frames(2)
+    home.rows[0].ids.name_input.text = "Player 1"
+    assert _made_ahead(ui) == old, "the same screens"
+    ui.wait(kept_screens.ONCE_MORE_SECONDS + 0.5)
+    assert {game: _renders(screen) for game, screen in old.items()} == drawn, "none drawn again"
+
+
 def test_a_variant_chosen_makes_that_games_screen_again_and_no_other(ahead: Any) -> None:
     ui = ahead
     old = _made_ahead(ui)
