@@ -386,8 +386,15 @@ def child() -> None:
 
         threading.Thread(target=lambda: phones_on(sys.stdin.readline()), daemon=True).start()
 
+    def settled(_dt: float) -> None:
+        app = App.get_running_app()
+        if app.warming is not None or app.kept.busy:  # loading ahead, or home making its game screens ahead
+            Clock.schedule_once(settled, 0.1)
+            return
+        Clock.schedule_once(measured, 0.5)
+
     def first_frame() -> None:
-        Clock.schedule_once(measured, 1.0)  # the first frame's allocations settled
+        Clock.schedule_once(settled, 1.0)  # the first frame's allocations settled, and what home makes ahead
 
     db = sys.argv[2]
     run(_parser().parse_args(["run", "--db", db]), on_first_frame=first_frame)

@@ -245,12 +245,19 @@ def _close_popups() -> None:
 
 
 def _settled() -> Iterator[Step]:
-    """Let the screen come to rest: popups faded in or gone, the layout done, a few frames drawn."""
+    """Let the screen come to rest: popups faded in or gone, the layout done, home's screens made ahead (a tap
+    meanwhile waits for one step of that: `ui.kept_screens`), a few frames drawn."""
+    from kivy.app import App
+
     yield Wait(0.05)
     for _ in range(40):
         if not any(getattr(w, "appearing", False) or w._anim_alpha not in (0, 1) for w in _popups()):
             break
         yield Wait(0.03)
+    for _ in range(100):
+        if not App.get_running_app().kept.busy:
+            break
+        yield Wait(0.05)
     yield Wait(0.15)
 
 
