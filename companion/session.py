@@ -105,11 +105,12 @@ class Session(Generic[S, PV, OV]):
         dice: Dice | None = None,
         clock: Clock = time.time,
     ) -> Session[Any, Any, Any]:
-        """A new game of `game` (a registry name). Raises `SetupError` for bad options."""
-        entry = game_named(game)
-        entry.setup(options)  # seats, names and settings checked before anything is written
-        game_id = store.new_game(entry.name, options.to_json(), clock())
-        return cls(store, entry, game_id, options, dice=dice or RandomDice(), clock=clock)
+        """A new game of `game` (a registry name), written, its clock running. Raises `SetupError` for bad
+        options (nothing is written)."""
+        session = cls.ahead(store, game, options, dice=dice, clock=clock)
+        session.begin()
+        session.resume_clock()
+        return session
 
     @classmethod
     def ahead(
@@ -121,11 +122,11 @@ class Session(Generic[S, PV, OV]):
         dice: Dice | None = None,
         clock: Clock = time.time,
     ) -> Session[Any, Any, Any]:
-        """A new game of `game` as `start` would make it, but not written yet and its clock stopped: its screen is
-        made before the table chooses it (`ui.kept_screens`). `begin` writes it when the table does; until then it
-        has no number (0) and takes no move. Raises `SetupError` for bad options."""
+        """A new game of `game` not written yet, its clock stopped: its screen is made before the table chooses it
+        (`ui.kept_screens`). `begin` writes it when the table does (`start` is the two at once); until then it has
+        no number (0) and takes no move. Raises `SetupError` for bad options."""
         entry = game_named(game)
-        entry.setup(options)
+        entry.setup(options)  # seats, names and settings checked before anything is written
         return cls(store, entry, 0, options, dice=dice or RandomDice(), clock=clock, running=False)
 
     def begin(self) -> None:
