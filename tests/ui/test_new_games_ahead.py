@@ -182,3 +182,23 @@ def test_quins_screen_made_ahead_shows_its_players_display_chips_before_its_star
     ui.frames(3)
     assert [(chip, chip.text) for chip in strip.ids.chips.children] == chips
     assert [s.player for s in hub.status()] == list(made.session.options.names)
+
+
+def test_screens_made_again_for_new_seats_free_the_old_ones(ahead: Any, hub: Any) -> None:
+    """Each change of seats makes five screens again (7–10 MiB each here): those made for the seats before are
+    let go, not held by the clock, the players' displays' hub (Quin's chips listen to it) or their session."""
+    import gc
+
+    from ui.screens.base import GameScreen
+
+    ui = ahead
+    _made_ahead(ui)
+    for name in ("Ann", "Bo", "Cy"):
+        ui.screen.rows[0].ids.name_input.text = name
+        _made_ahead(ui)
+    gc.collect()
+    screens = [o for o in gc.get_objects() if issubclass(type(o), GameScreen)]  # not proxies to them
+    alive = [screen for screen in screens if not screen._closed]
+    closed = [screen for screen in screens if screen._closed]
+    assert len(alive) == len(GAMES), "one screen a game"
+    assert closed == [], "the screens thrown away are gone"
