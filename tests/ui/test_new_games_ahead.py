@@ -188,17 +188,17 @@ def test_screens_made_again_for_new_seats_free_the_old_ones(ahead: Any, hub: Any
     """Each change of seats makes five screens again (7–10 MiB each here): those made for the seats before are
     let go, not held by the clock, the players' displays' hub (Quin's chips listen to it) or their session."""
     import gc
-
-    from ui.screens.base import GameScreen
+    import weakref
 
     ui = ahead
-    _made_ahead(ui)
+    before = _made_ahead(ui)
+    made: weakref.WeakSet[Any] = weakref.WeakSet(before.values())
     for name in ("Ann", "Bo", "Cy"):
         ui.screen.rows[0].ids.name_input.text = name
-        _made_ahead(ui)
+        now = _made_ahead(ui)
+        assert all(now[game] is not before[game] for game in GAMES), "made again"
+        made.update(now.values())
+        before = now
+    del before, now
     gc.collect()
-    screens = [o for o in gc.get_objects() if issubclass(type(o), GameScreen)]  # not proxies to them
-    alive = [screen for screen in screens if not screen._closed]
-    closed = [screen for screen in screens if screen._closed]
-    assert len(alive) == len(GAMES), "one screen a game"
-    assert closed == [], "the screens thrown away are gone"
+    assert set(made) == set(ui.app.kept._new.values()), "only the screens made for the seats now are left"
