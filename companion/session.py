@@ -130,8 +130,9 @@ class Session(Generic[S, PV, OV]):
         return cls(store, entry, 0, options, dice=dice or RandomDice(), clock=clock, running=False)
 
     def begin(self) -> None:
-        """The game made `ahead` is chosen: written as `start` writes a new game, now (raises `NotSaved` if it
-        cannot be, and stays unwritten). Its clock starts with `resume_clock`, when its screen shows."""
+        """The game made `ahead` is chosen: written to the store now, and numbered (raises `NotSaved` if the card
+        will not take it: it stays unwritten, to begin later). Its clock starts with `resume_clock`, when its screen
+        shows."""
         if self.game_id:
             raise RuntimeError(f"game {self.game_id} has begun already")
         self.game_id = self.store.new_game(self.game.name, self.options.to_json(), self._clock())
