@@ -130,3 +130,28 @@ def test_a_name_is_checked_as_it_is_typed_with_one_sentence_under_the_seats_and_
     ui.tap(quintet)
     session = ui.screen.session
     assert session.options.names == ("Ann", "[size=60]Bo"), "kept clean: trimmed, and markup is just a name"
+
+
+def test_the_name_field_typed_into_is_framed_in_the_accent_colour_and_the_others_are_not(ui):
+    """The seats' name fields are flat (Kivy's theme images cost home's first frame their atlas, issue 26); the
+    field a finger is typing into says so all the same: framed in the accent colour, the other seats' not."""
+    from PIL import Image
+
+    from ui import theme
+
+    home = ui.screen
+    first, second = (row.ids.name_input for row in home.rows[:2])
+    ui.tap(second)
+    assert second.focus and not first.focus
+    with Image.open(ui.screenshot("home-name-field-typed-into.png")) as shot:
+        picture = shot.convert("RGB")
+
+    def edge(field: Any) -> tuple[int, ...]:
+        """The pixel 2 px inside the middle of the field's bottom edge (the picture's rows run top down)."""
+        x, y, right, _top = window_rect(field)
+        return picture.getpixel((int((x + right) / 2), int(ui.window.height - y - 2)))
+
+    accent = tuple(round(channel * 255) for channel in theme.ACCENT[:3])
+    assert all(abs(a - b) <= 8 for a, b in zip(edge(second), accent, strict=True)), edge(second)
+    assert edge(first) == (255, 255, 255)
+    second.focus = False

@@ -114,6 +114,10 @@ def first_frame():
     app = App.get_running_app()
     seen["at_first_frame"] = sorted(sys.modules)
     seen["kv_at_first_frame"] = loaded_kv()
+    from kivy.cache import Cache
+
+    # Kivy's theme images (its buttons' and fields' looks) in one atlas: loaded on the first image of it shown.
+    seen["theme_atlas_at_first_frame"] = Cache.get("kv.atlas", "data/images/defaulttheme") is not None
     if sys.argv[2] == "tap":  # a table that taps a game at once, before anything is loaded ahead
         seen["tapped"] = type(app.start_game("quark", app.home.options())).__name__
 
@@ -150,6 +154,10 @@ def test_start_up_draws_home_without_the_games_then_loads_them_in_slices(xvfb: s
     assert not at_first & set(NOT_FOR_HOME), sorted(at_first & set(NOT_FOR_HOME))
     kv_first = "\n".join(seen["kv_at_first_frame"])  # type: ignore[arg-type]
     assert "home.kv" in kv_first and not any(name in kv_first for name in KV_FILES)
+    # Home draws no image of Kivy's theme: its seats' name fields are flat (`NameField`), its buttons plain.
+    assert seen["theme_atlas_at_first_frame"] is False
+    # Nor does Kivy load PIL's image reader beside SDL2's (15 ms): `boot` leaves it SDL2's alone.
+    assert not {name for name in at_first if name.split(".")[0] == "PIL"}
 
     # Then each game's screen, its rules file and the session are loaded, ready for the first tap...
     after = set(seen["after_warm_up"])  # type: ignore[arg-type]

@@ -18,6 +18,7 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
 
@@ -62,6 +63,15 @@ class Shell(Protocol):
 
 NOTICE_SECONDS = 8.0
 """How long a notice on home stays before it goes by itself."""
+
+
+class NameField(TextInput):
+    """A seat's name field, flat: Kivy's own field draws from its theme's images, whose atlas the first frame
+    would load for it alone (issue 26: start-up). home.kv frames the field typed into."""
+
+    background_normal = StringProperty("")
+    background_active = StringProperty("")
+    background_disabled_normal = StringProperty("")
 
 
 class PlayerRow(BoxLayout):
