@@ -124,7 +124,7 @@ def test_a_variant_chosen_makes_that_games_screen_again_and_no_other(ahead: Any)
     ui = ahead
     old = _made_ahead(ui)
     choice = _choice(ui, "quinque")
-    ui.tap(choice.ids.variant_button)
+    ui.tap(choice.variant_button)
     new = _made_ahead(ui)
     assert new["quinque"] is not old["quinque"]
     assert new["quinque"].session.options.settings["advanced"] == choice.variant

@@ -82,7 +82,7 @@ def test_the_layout_is_sane_at_1280x720(ui):
 def test_a_variant_is_one_tap_on_the_home_screen(ui):
     choice = next(c for c in ui.screen.ids.games.children if c.game == "quinque")
     assert choice.variant_text == "Moves: basic"
-    ui.tap(choice.ids.variant_button)
+    ui.tap(choice.variant_button)
     assert choice.variant_text == "Moves: advanced"
     ui.tap(choice.children[-1])  # the game's own big button
     assert ui.screen.name == "game:quinque"

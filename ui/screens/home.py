@@ -117,10 +117,12 @@ class GameChoice(BoxLayout):
         super().__init__(game=entry.game, title=entry.title, seats=entry.seats, **kwargs)
         self.spec: Variant | None = entry.variant
         self.variant: object = None
+        self.variant_button: Widget | None = None
         if self.spec is not None:
+            self.variant_button = Factory.VariantButton(on_release=lambda _button: self.next_variant())
+            self.fbind("variant_text", self.variant_button.setter("text"))
+            self.add_widget(self.variant_button)
             self.choose(self.spec.default)
-        else:
-            self.remove_widget(self.ids.variant_button)
 
     def choose(self, value: object) -> None:
         """Show `value` (e.g. the config file's choice) if it is one of this game's variants."""
