@@ -599,6 +599,9 @@ def export(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace, *, on_first_frame: Callable[[], None] | None = None) -> int:
     """Open the app. Kivy is imported last, after its environment is set."""
+    from ui import quiet_gc
+
+    quiet_gc.hold()  # no garbage collection until home's first frame is drawn
     appliance = bool(getattr(args, "appliance", False))
     width, height = _size(getattr(args, "size", "800x480"))
     from ui import boot, logs
