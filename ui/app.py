@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.uix.screenmanager import NoTransition, ScreenManager
+from kivy.uix.screenmanager import ScreenManager
 
 from companion.game import Options, Player, Refusal
 from companion.store import Store
@@ -31,6 +31,7 @@ from ui.kept_screens import KeptScreens
 from ui.kv import THEME_KV, load_kv
 from ui.screens.home import HomeScreen
 from ui.table import Table
+from ui.widgets.switch import Instant
 
 if TYPE_CHECKING:  # each loaded when first needed: not on the way to home's first frame
     from companion.session import AnySession
@@ -84,7 +85,7 @@ class CompanionApp(App):
 
     def build(self) -> ScreenManager:
         load_kv(THEME_KV)  # each screen and widget loads its own rules when first made
-        self.screens = ScreenManager(transition=NoTransition())
+        self.screens = ScreenManager(transition=Instant())  # the screen going out leaves in the tap's frame
         # Kivy clips the screens with a stencil for its sliding transitions; ours never slide, and that stencil
         # cost every clock tick two more passes over the whole window (issue 26: idle).
         self.screens.canvas.before.clear()
