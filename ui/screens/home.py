@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.factory import Factory
+from kivy.graphics import Color, Line
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
@@ -24,6 +25,7 @@ from kivy.utils import escape_markup
 
 from companion.game import Options, Player, Refusal, SetupError
 from companion.names import name_problem, normal_name
+from ui import theme
 from ui.kv import beside, load_kv
 from ui.presenters import Variant
 from ui.presenters import home as presenter
@@ -66,12 +68,37 @@ NOTICE_SECONDS = 8.0
 
 
 class NameField(TextInput):
-    """A seat's name field, flat: Kivy's own field draws from its theme's images, whose atlas the first frame
-    would load for it alone (issue 26: start-up). home.kv frames the field typed into."""
+    """A seat's name field, flat, and framed in the accent colour while it is typed into.
+
+    Kivy's own field draws from its theme's images, whose atlas home's first frame would load for the name
+    fields alone (issue 26: start-up). The frame is on the canvas only while the field has the focus: a line
+    in a clear colour would be built again at every size the layout passes through (docs/architecture.md,
+    "Drawing only what shows")."""
 
     background_normal = StringProperty("")
     background_active = StringProperty("")
     background_disabled_normal = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._frame: tuple[Color, Line] | None = None
+        self.fbind("focus", self._show_frame)
+        self.fbind("pos", self._place_frame)
+        self.fbind("size", self._place_frame)
+
+    def _show_frame(self, *_: Any) -> None:
+        if self.focus and self._frame is None:
+            with self.canvas.after:
+                self._frame = (Color(*theme.ACCENT), Line(width=dp(2)))
+            self._place_frame()
+        elif not self.focus and self._frame is not None:
+            for instruction in self._frame:
+                self.canvas.after.remove(instruction)
+            self._frame = None
+
+    def _place_frame(self, *_: Any) -> None:
+        if self._frame is not None:
+            self._frame[1].rectangle = (self.x + dp(1), self.y + dp(1), self.width - dp(2), self.height - dp(2))
 
 
 class PlayerRow(BoxLayout):
