@@ -618,6 +618,9 @@ def run(args: argparse.Namespace, *, on_first_frame: Callable[[], None] | None =
     said = boot.sentence(troubles)  # a full or read-only card: one sentence for the app's own files (issue 22)
     if said:
         table.notices.append(said)
+    import kivy.app  # noqa: F401  (Kivy's modules, loaded before its window is made: frozen with ours, below)
+
+    quiet_gc.loaded()  # the window, made as ui.app loads, collects in full: not through what is loaded by now
     from ui.app import CompanionApp
     from ui.dispatch import clock_dispatcher
 
