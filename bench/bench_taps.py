@@ -393,13 +393,13 @@ class Rounds:
             yield from self.measure(Tap(f"resume {TITLES[game]}", self.resume_button(game), _game_shown(app, game)))
             screen = app.screens.current_screen
             if game == "quark":
-                body = screen.body.ids
+                actions, table = screen.actions.ids, screen.body.ids  # the action bar under the board; Correct on it
                 for name, button, cls in (
-                    ("Create", "create_button", "QuarkCreatePopup"),
-                    ("Annihilate", "annihilate_button", "QuarkAnnihilatePopup"),
-                    ("Correct", "correct_button", "QuarkCorrectPopup"),
+                    ("Create", actions.create_button, "QuarkCreatePopup"),
+                    ("Annihilate", actions.annihilate_button, "QuarkAnnihilatePopup"),
+                    ("Correct", table.correct_button, "QuarkCorrectPopup"),
                 ):
-                    yield from self.measure(Tap(f"Quark: {name} popup", body[button], _on_window(cls)))
+                    yield from self.measure(Tap(f"Quark: {name} popup", button, _on_window(cls)))
                     _close_popups()
                 yield from self.menu_tap("Game log, from a game's Menu", "log_button", _on_window("LogView"))
                 _on_window("LogView")().close()

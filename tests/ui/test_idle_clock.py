@@ -207,6 +207,48 @@ def test_a_finger_on_the_top_bar_draws_the_bar_again_and_not_the_board(ui: Any, 
         assert board.renders == board_before, "the Menu opens over the board without drawing it again"
 
 
+@pytest.mark.parametrize("button", ["create_button", "annihilate_button", "draw_button"])
+def test_a_finger_on_quarks_actions_draws_its_row_again_and_not_the_board(ui: Any, button: str) -> None:
+    """Issue 26: "Every tap answered quickly ... Quark's create, annihilate and correct popups": the action bar
+    lies under the board in a buffer of its own, so a finger on one of its buttons draws that strip again, and
+    the popup it opens does not draw the board again (the board's buffer, drawn again for the pressed button,
+    made the Create popup wait 2.2 times a bare popup)."""
+    from kivy.tests.common import UnitTestTouch
+
+    screen, _clock = _game(ui, "quark")
+    settle(ui, screen)
+    foot, board = screen.foot_layer, screen.ids.still
+    assert foot.parent is not None and screen.actions in foot.walk() and foot.height > 0
+    foot_before, board_before = foot.renders, board.renders
+    target = screen.actions.ids[button]
+    touch = UnitTestTouch(*target.to_window(*target.center))
+    touch.touch_down()
+    ui.frames(2)
+    assert target.state == "down"
+    assert foot.renders > foot_before, "the pressed button is drawn"
+    assert board.renders == board_before, "the board is not drawn again for a finger on the action bar"
+    touch.touch_up()
+    ui.settle()
+    assert any(type(view).__name__.startswith("Quark") for view in ui.window.children), "its popup is open"
+    assert board.renders == board_before, "the popup opens over the board without drawing it again"
+
+
+def test_a_game_over_has_no_action_bar_and_gives_its_room_to_the_board(ui: Any) -> None:
+    """What a person sees: at the end of a Quark game the scores take the whole board, with no action bar under
+    them to tap; other games have no foot at all, and their board reaches the screen's bottom edge."""
+    from tests.support import golden
+
+    session = golden.play(ui.store, "quark-3p-dry-bank")
+    screen = ui.app.resume_game(session.game_id)
+    ui.frames(3)
+    assert screen.session.outcome is not None
+    assert screen.foot_layer.parent is None, "no action bar, drawn or to tap"
+    assert screen.ids.still.y == 0 and screen.ids.still.top == screen.ids.bar_layer.y
+    other, _clock = _game(ui, "quintet")
+    ui.frames(3)
+    assert other.foot_layer is None and other.ids.still.y == 0
+
+
 def test_the_still_layer_shows_exactly_what_it_drew(ui: Any) -> None:
     """Issue 14: a cached layer must not change the picture: its buffer is opaque everywhere (Kivy adds
     alpha), so the window shows its pixels exactly; everywhere but the clock, the window and the buffer

@@ -42,7 +42,8 @@ def _game(ui: Any, game: str) -> tuple[Any, ManualClock]:
 @pytest.mark.parametrize("game", GAMES)
 def test_a_tick_draws_the_still_picture_and_the_clock_and_nothing_else_over_the_window(ui: Any, game: str) -> None:
     """Issue 26: "game screens ≤ 1.2× the ticking bare app (a bare Kivy app whose label ticks once a second)":
-    what the window draws at a tick is the still layers' two pictures and the clock's label; no stencil
+    what the window draws at a tick is the still layers' pictures (the top bar's, the board's, and Quark's
+    action bar's) and the clock's label; no stencil
     passes over the whole window (Kivy's ScreenManager clips its screens for sliding transitions, and ours
     never slide)."""
     from kivy.graphics import Rectangle, StencilPop, StencilPush, StencilUnUse, StencilUse
@@ -56,7 +57,9 @@ def test_a_tick_draws_the_still_picture_and_the_clock_and_nothing_else_over_the_
     assert stencils == []
     pictures = [i for i in drawn if isinstance(i, Rectangle)]
     bar, board, label = screen.ids.bar_layer, screen.ids.still, ui.find(screen, "clock_label")
-    shown = [bar.fbo.texture, board.fbo.texture, label.texture]
+    foot = [screen.foot_layer.fbo.texture] if screen.foot_layer is not None else []
+    shown = [bar.fbo.texture, board.fbo.texture, *foot, label.texture]
+    assert bool(foot) == (game == "quark")
     assert [p.texture for p in pictures] == shown, [tuple(p.size) for p in pictures]
     assert label.text == "0:07"
 

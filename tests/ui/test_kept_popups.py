@@ -184,8 +184,8 @@ QUARK_OWN += ("allowed", "ranks", "sources", "targets", "whose", "counter", "val
 QUARK_OWN += ("counter_choices",)
 
 
-def _quark_popup(ui: Any, body: Any, kind: str) -> Any:
-    ui.tap(ui.find(body, QUARK_OPENERS[kind]))
+def _quark_popup(ui: Any, screen: Any, kind: str) -> Any:
+    ui.tap(ui.find(screen, QUARK_OPENERS[kind]))
     ui.settle()
     [popup] = _views(ui, kind)
     return popup
@@ -220,14 +220,14 @@ def _as_new(ui: Any, screen: Any) -> None:
 
     kept_looks = {}
     for kind in QUARK_OPENERS:
-        kept = _quark_popup(ui, screen.body, kind)
+        kept = _quark_popup(ui, screen, kind)
         kept_looks[kind] = _look(kept)
         if kind != "QuarkCorrectPopup":  # a player with no decayed card is not asked how many of them
             assert (kept._decayed_row.row.parent is not None) is (screen.shown.decayed > 0)
         _cancel(ui, kept)
     screen._kept = KeptPopups()  # the screen forgets them: each is made new
     for kind in QUARK_OPENERS:
-        new = _quark_popup(ui, screen.body, kind)
+        new = _quark_popup(ui, screen, kind)
         assert new is not kept
         assert _look(new) == kept_looks[kind], kind
         _cancel(ui, new)
@@ -242,11 +242,10 @@ def test_quarks_kept_popups_open_for_the_next_player_as_new_ones_would(ui: Any) 
     from ui.screens.base import AHEAD_SECONDS
 
     screen = ui.start_game("quark", QUARK_PLAYERS)
-    body = screen.body
     ui.wait(AHEAD_SECONDS)  # the table looks at the board: its popups are made meanwhile, one a frame
     assert ui.wait_until(lambda: set(QUARK_OPENERS) <= set(screen._kept._popups), timeout=5), "made ahead"
     made = {kind: screen._kept.get(kind, lambda: pytest.fail("not made ahead")) for kind in QUARK_OPENERS}
-    create = _quark_popup(ui, body, "QuarkCreatePopup")
+    create = _quark_popup(ui, screen, "QuarkCreatePopup")
     assert create is made["QuarkCreatePopup"]
     ui.tap(ui.find_text(ui.find(create, "particle_row"), "Meson"))
     ui.tap(ui.find(ui.find(create, "points"), "up_button"))
@@ -254,44 +253,44 @@ def test_quarks_kept_popups_open_for_the_next_player_as_new_ones_would(ui: Any) 
     ui.tap(ui.find_text(ui.find(create, "target_row"), "TOP"))
     assert (create.particle, create.points, create.source, create.target) == ("meson", 1, "up", "top")
     _cancel(ui, create)
-    annihilate = _quark_popup(ui, body, "QuarkAnnihilatePopup")
+    annihilate = _quark_popup(ui, screen, "QuarkAnnihilatePopup")
     _cancel(ui, annihilate)
-    correct = _quark_popup(ui, body, "QuarkCorrectPopup")
+    correct = _quark_popup(ui, screen, "QuarkCorrectPopup")
     assert [create, annihilate, correct] == list(made.values())
     assert (correct.whose, correct.counter) == ("Ann", "energy")
     ui.tap(ui.find(ui.find(correct, "value"), "jump_button"))  # Ann's own energy, +5: then Cancel
     assert correct.value == correct.was + 5
     _cancel(ui, correct)
     for kind, kept in (("QuarkCreatePopup", create), ("QuarkAnnihilatePopup", annihilate)):
-        assert _quark_popup(ui, body, kind) is kept, "the screen's own, opened again"
+        assert _quark_popup(ui, screen, kind) is kept, "the screen's own, opened again"
         _cancel(ui, kept)
-    again = _quark_popup(ui, body, "QuarkCorrectPopup")
+    again = _quark_popup(ui, screen, "QuarkCorrectPopup")
     assert again is correct and (again.whose, again.counter, again.value) == ("Ann", "energy", again.was)
     _cancel(ui, again)
     _as_new(ui, screen)
 
     # Ann's turn: a blind draw, a TOP pair annihilated, her turn ended; Bo decays a card (the decayed row).
-    ui.tap(ui.find(body, "draw_button"))
+    ui.tap(ui.find(screen.actions, "draw_button"))
     ui.tap(ui.find(_views(ui, "QuarkDrawPopup")[0], "blind_button"))
-    ui.tap(ui.find(body, "annihilate_button"))
+    ui.tap(ui.find(screen.actions, "annihilate_button"))
     ui.tap(ui.find_text(_views(ui, "QuarkAnnihilatePopup")[0], "TOP   +8 energy"))
-    ui.tap(ui.find(body, "end_turn_button"))
+    ui.tap(ui.find(screen.actions, "end_turn_button"))
     ui.tap(ui.find(_views(ui, "QuarkEndTurnPopup")[0], "confirm_button"))
     assert screen.session.current_player == "Bo"
     _as_new(ui, screen)
-    ui.tap(ui.find(body, "decay_button"))
+    ui.tap(ui.find(screen.actions, "decay_button"))
     assert screen.shown.decayed == 1
-    annihilate = _quark_popup(ui, body, "QuarkAnnihilatePopup")
+    annihilate = _quark_popup(ui, screen, "QuarkAnnihilatePopup")
     ui.tap(ui.find_text(ui.find(annihilate, "decayed_choice"), "1"))
     assert annihilate.decayed == 1
     _cancel(ui, annihilate)
-    create = _quark_popup(ui, body, "QuarkCreatePopup")
+    create = _quark_popup(ui, screen, "QuarkCreatePopup")
     ui.tap(ui.find(ui.find(create, "decayed"), "up_button"))
     assert create.decayed == 1
     _cancel(ui, create)
     _as_new(ui, screen)
     for kind, name in (("QuarkAnnihilatePopup", "annihilate"), ("QuarkCreatePopup", "create")):
-        kept = _quark_popup(ui, body, kind)  # the decayed cards' row back in its place, for Bo
+        kept = _quark_popup(ui, screen, kind)  # the decayed cards' row back in its place, for Bo
         ui.screenshot(f"quark-{name}-kept.png")
         _cancel(ui, kept)
 

@@ -36,27 +36,27 @@ def test_a_turn_through_the_action_bar(ui: Any) -> None:
     assert [row.name for row in reversed(body.ids.rows.children)] == PLAYERS
 
     # Draw: one tap, then the detail (blind).
-    ui.tap(ui.find(body, "draw_button"))
+    ui.tap(ui.find(screen.actions, "draw_button"))
     ui.tap(ui.find(popup(ui), "blind_button"))
     assert player(screen, "Ann")["hand"] == 6
 
     # Annihilate a TOP pair: Ann +8, her neighbours Bo and Dee +1 each, Cy nothing.
-    ui.tap(ui.find(body, "annihilate_button"))
+    ui.tap(ui.find(screen.actions, "annihilate_button"))
     ui.screenshot("quark-annihilate.png")
     ui.tap(ui.find_text(popup(ui), "TOP   +8 energy"))
     assert [player(screen, n)["energy"] for n in PLAYERS] == [10, 3, 2, 3]
-    assert body.actions_left == 0
-    assert ui.find(body, "draw_button").disabled
+    assert screen.actions.actions_left == 0
+    assert ui.find(screen.actions, "draw_button").disabled
 
     # End of turn: the hand by our count is shown.
-    ui.tap(ui.find(body, "end_turn_button"))
+    ui.tap(ui.find(screen.actions, "end_turn_button"))
     end = popup(ui)
     assert end.hand == 5 and ui.find(end, "hand").text == "Ann holds 5 cards by our count."
     ui.tap(ui.find(end, "confirm_button"))
     assert screen.session.current_player == "Bo"
 
     # Bo creates a meson with a transformation: the cost shows before he confirms.
-    ui.tap(ui.find(body, "create_button"))
+    ui.tap(ui.find(screen.actions, "create_button"))
     create = popup(ui)
     ui.tap(ui.find_text(ui.find(create, "particle_row"), "Meson"))
     for _ in range(4):
@@ -78,9 +78,9 @@ def test_a_turn_through_the_action_bar(ui: Any) -> None:
 
     # Decay is one tap; then at the end of the turn Bo says he holds 9: the hand is corrected from the
     # end-of-turn popup, and the turn ends over the limit: the reminder shows.
-    ui.tap(ui.find(body, "decay_button"))
+    ui.tap(ui.find(screen.actions, "decay_button"))
     assert player(screen, "Bo")["energy"] == 2
-    ui.tap(ui.find(body, "end_turn_button"))
+    ui.tap(ui.find(screen.actions, "end_turn_button"))
     ui.tap(ui.find(popup(ui), "correct_hand_button"))
     fix = popup(ui)
     assert (fix.whose, fix.counter, fix.value) == ("Bo", "hand", 2)
@@ -90,7 +90,7 @@ def test_a_turn_through_the_action_bar(ui: Any) -> None:
     assert fix.preview == "Correction: Bo's hand 2 › 9."
     ui.tap(ui.find(fix, "save_button"))
     assert player(screen, "Bo")["hand"] == 9
-    ui.tap(ui.find(body, "end_turn_button"))
+    ui.tap(ui.find(screen.actions, "end_turn_button"))
     end = popup(ui)
     assert end.hand == 9 and "discard 2 cards down to 7" in end.reminder
     ui.screenshot("quark-end-turn.png")
@@ -123,7 +123,7 @@ def test_a_correction_through_the_popup(ui: Any) -> None:
     ui.tap(ui.find(fix, "save_button"))
     assert player(screen, "Cy")["energy"] == 7
     assert screen.session.public_view()["bank"]["energy"] == 72 - 5
-    assert screen.session.current_player == "Ann" and body.actions_left == 2  # not a turn
+    assert screen.session.current_player == "Ann" and screen.actions.actions_left == 2  # not a turn
 
     # The quark deck has 2 cards fewer: the table's counter, down with −.
     ui.tap(ui.find(body, "correct_button"))
@@ -157,7 +157,7 @@ def test_a_refusal_is_said_in_the_popup(ui: Any) -> None:
     screen = ui.start_game("quark", PLAYERS)
     for action in [{"type": "count_hand", "player": "Ann", "cards": 0}]:
         screen.session.act(action)
-    ui.tap(ui.find(screen.body, "discard_draw_button"))
+    ui.tap(ui.find(screen.actions, "discard_draw_button"))
     ui.tap(ui.find(popup(ui), "blind_blind_button"))
     assert "nothing to discard" in popup(ui).error
     popup(ui).dismiss()
@@ -172,7 +172,7 @@ def test_the_scoring_screen_names_the_atom_and_the_winner(ui: Any) -> None:
     assert script[-1]["type"] == "end_turn"
     assert "the end is triggered" in screen.body.warning
     ui.screenshot("quark-last-turn.png")
-    ui.tap(ui.find(screen.body, "end_turn_button"))
+    ui.tap(ui.find(screen.actions, "end_turn_button"))
     ui.tap(ui.find(popup(ui), "confirm_button"))
     assert screen.body.over
     assert screen.body.verdict == "Ann wins with 100 points (Lithium)."
@@ -203,7 +203,7 @@ def test_readable_at_1280x720(ui: Any) -> None:
         screen.session.act(action)
     ui.screenshot("quark-1280.png")
     for button in ("draw_button", "discard_draw_button", "decay_button", "annihilate_button", "create_button"):
-        widget = ui.find(screen.body, button)
+        widget = ui.find(screen.actions, button)
         assert widget.height >= 48 and widget.width >= 48
 
 
@@ -248,11 +248,36 @@ def test_long_names_show_whole_and_the_action_bar_is_spaced(ui: Any) -> None:
         label.texture_update()
         assert not label.shorten
         assert label.texture_size[0] <= label.width + 1 and label.texture_size[1] <= label.height + 1, label.text
-    bar = sorted(ui.find(screen.body, "action_bar").children, key=lambda b: b.x)
+    bar = sorted(screen.actions.children, key=lambda b: b.x)
     assert all(b.x - a.right >= 8 for a, b in itertools.pairwise(bar))
     ui.screenshot("quark-long-names.png")
 
-    ui.tap(ui.find(screen.body, "create_button"))
+    ui.tap(ui.find(screen.actions, "create_button"))
     create = popup(ui)
     rows = [ui.find(create, "source_row"), ui.find(create, "target_row")]
     assert rows[0].y - rows[1].top >= 8 and rows[0].spacing >= 8
+
+
+def test_a_short_name_shows_at_the_tables_own_size_and_a_long_one_steps_down_only_as_needed(ui: Any) -> None:
+    """What a person sees: a player's name in the live table is the row's biggest word after the numbers, 22sp
+    bold (quark.kv's `QuarkName`). Fitted before its kv rule was applied, every name showed at Kivy's default
+    15sp, smaller than the column headings' neighbours. A short name keeps 22sp; the longest names allowed wrap
+    and step down only as far as they must, never below 14sp, and show whole."""
+    from kivy.factory import Factory
+    from kivy.metrics import sp
+
+    for names in (["Ann", "Bo", "Cy"], LONG_NAMES):
+        screen = ui.start_game("quark", names)
+        ui.frames(3)
+        shown = [w for w in screen.body.ids.rows.walk(restrict=True) if isinstance(w, Factory.QuarkName)]
+        assert sorted(w.text for w in shown) == sorted(names)
+        for label in shown:
+            assert sp(14) <= label.font_size <= sp(22)
+            assert label.texture_size[1] <= label.height and label.texture_size[0] <= label.width
+            if names[0] == "Ann":
+                assert label.font_size == sp(22), label.text
+        if names is LONG_NAMES:
+            assert max(label.font_size for label in shown) > sp(15), "steps down only as far as it must"
+            ui.screenshot("quark-long-names-fitted.png")
+        screen.go_home()
+        ui.frames(2)

@@ -522,3 +522,46 @@ def test_a_colour_made_solid_is_the_colour_it_showed_over_its_background() -> No
     faint_back = (0.0, 0.0, 1.0, 0.5)  # itself over the screen's background
     seen_back = tuple(0.5 * c + 0.5 * b for c, b in zip(faint_back[:3], theme.BG[:3], strict=True))
     assert theme.solid((1.0, 1.0, 1.0, 0.5), faint_back) == pytest.approx((*(0.5 + 0.5 * c for c in seen_back), 1.0))
+
+
+def shapes_drawn(canvas: Any) -> list[tuple[str, tuple[float, ...]]]:
+    """What `canvas` draws (its vertex instructions, within groups too), each with its colour."""
+    from kivy.graphics import VertexInstruction
+
+    from tests.support.canvas import drawn
+
+    return [(type(i).__name__, colour) for i, colour in drawn(canvas) if isinstance(i, VertexInstruction)]
+
+
+@pytest.mark.parametrize("script, upto", [("quinque-advanced-full-game", 40), ("quinque-row-win", None)])
+def test_the_formation_draws_only_what_shows(ui: Any, script: str, upto: int | None) -> None:
+    """Issue 26: "Every tap answered quickly". Under software GL each drawing instruction costs about as much as
+    its pixels, shown or not: every skydiver drew a glow, a disc and its initial, clear or empty, and a tap on the
+    formation took 21 ms. A free skydiver draws one ring; a marked one its disc, its ring and its initial; one in
+    the winning line its glow under them. Nothing on the formation is drawn in a clear colour: mid-game with a tile
+    chosen and its spaces lit, and at a win with its line drawn."""
+    from tests.support import golden
+
+    session = golden.play(ui.store, script, upto=upto)
+    screen = ui.app.resume_game(session.game_id)
+    ui.frames(3)
+    if upto is not None:  # a tile chosen: the spaces it may go to lit, the others not
+        key = next(k for k in screen.spots if screen.shown.tap_skydiver(*k).chosen is not None)
+        ui.tap(screen.spots[key])
+        ui.frames(2)
+        assert screen.selected is not None and screen.spaces
+    looks = set()
+    for skydiver in screen.spots.values():
+        kinds = [kind for kind, _colour in shapes_drawn(skydiver.canvas)]
+        marked, glowing = skydiver.fill[3] > 0, skydiver.glow[3] > 0
+        assert marked == bool(skydiver.text)
+        expected = ["Ellipse"] * glowing + ["Ellipse"] * marked + ["Line"] + ["Rectangle"] * marked
+        assert kinds == expected, (skydiver.text, tuple(skydiver.fill), tuple(skydiver.glow))
+        looks.add((marked, glowing))
+    assert {(False, False), (True, False)} <= looks
+    assert ((True, True) in looks) == (upto is None), "the winning line's skydivers glow"
+    formation = screen.board.ids.formation
+    clear = [(kind, colour) for kind, colour in shapes_drawn(formation.canvas) if colour[3] == 0]
+    assert clear == []
+    rings = [kind for kind, _colour in shapes_drawn(formation.canvas.after)]
+    assert rings == (["Line"] if upto is None else []), "the winning line's ring, once there is one"

@@ -320,3 +320,32 @@ def test_every_wide_line_on_a_game_screen_is_opaque(ui: Any, script: str, part: 
     wide = thick_lines(Window.canvas)
     assert wide, "the screen draws wide lines"
     assert [(width, colour) for width, colour in wide if colour[3] != 1.0] == []
+
+
+@pytest.mark.parametrize(
+    "script, part",
+    [
+        ("quinque-advanced-full-game", 2 / 3),
+        ("quantum-link-full-board", 2 / 3),
+        ("quintet-five-players", 2 / 3),
+        ("dice-tray-hold-and-reroll", 2 / 3),
+    ],
+)
+def test_every_wide_line_that_turns_on_a_game_screen_is_mitred(ui: Any, script: str, part: float) -> None:
+    """Issue 26: "Every tap answered quickly". Kivy joins the pieces of a line wider than a pixel with round
+    joints, about ten triangles each, and a circle has 48 pieces: under software GL Quantum Link's board took
+    9.5 ms to draw and 6.3 ms mitred, Quinque's skydivers' rings a third of its formation. Mid-game, every wide
+    line of more than one piece these screens draw (the top bar's too) is mitred (`ui.widgets.shapes.outline`)."""
+    from kivy.core.window import Window
+    from kivy.graphics import Line
+
+    from tests.support.canvas import drawn
+
+    lines = golden.read(golden.FOLDER / f"{script}.jsonl").lines
+    session = golden.play(ui.store, script, upto=int(len(lines) * part))
+    ui.app.resume_game(session.game_id)
+    ui.frames(3)
+    wide = [line for line, _colour in drawn(Window.canvas) if isinstance(line, Line) and line.width > 1]
+    turning = [line for line in wide if len(line.points) > 4]
+    assert turning, "the screen draws wide lines that turn"
+    assert sorted({(line.joint, round(line.width, 1)) for line in turning if line.joint == "round"}) == []

@@ -51,7 +51,7 @@ from ui.presenters import format_clock
 from ui.presenters.leave import Leaver, leavers
 from ui.widgets.fitted_popup import FittedPopup, KeptPopups
 from ui.widgets.fitting import fit_text
-from ui.widgets.layer import StillLayer  # noqa: F401  (the <GameScreen> rule draws into one)
+from ui.widgets.layer import StillLayer
 
 if TYPE_CHECKING:
     from companion.session import AnySession
@@ -83,6 +83,21 @@ CONFIRM_MARGIN = 8
 AHEAD_SECONDS = 0.4
 """A screen's popups (`popups_made_ahead`) are made this long after it shows, while the table looks at the board
 (issue 26: made on the first tap on Menu, the Menu was most of that tap)."""
+
+
+FOOT_MARGIN = 6
+"""dp under a game's foot, and beside it: the board's own margin."""
+
+
+def _foot_layer(foot: Widget) -> StillLayer:
+    """The buffer a game's foot (`GameScreen.build_foot`) is drawn into, as tall as the foot and its margin."""
+    margin = dp(FOOT_MARGIN)
+    holder = BoxLayout(pos_hint={"x": 0, "y": 0}, padding=(margin, 0, margin, margin))
+    holder.add_widget(foot)
+    layer = StillLayer(size_hint_y=None, height=foot.height + margin)
+    layer.add_widget(holder)
+    foot.fbind("height", lambda *_: setattr(layer, "height", foot.height + margin))
+    return layer
 
 
 def next_tick(elapsed: float) -> float:
@@ -162,6 +177,9 @@ class GameScreen(Screen):
         body = self.build_body()
         if body is not None:
             self.ids.body.add_widget(body)
+        foot = self.build_foot()
+        self.foot_layer: StillLayer | None = None if foot is None else _foot_layer(foot)
+        self.show_foot(True)
         self._unsubscribe = session.subscribe(lambda _s: table.dispatch(self._session_changed))
         self._ticker: ClockEvent | None = None
         self.refresh()
@@ -171,6 +189,27 @@ class GameScreen(Screen):
     def build_body(self) -> Widget | None:
         """The game's own content, placed under the top bar. Called once."""
         return Factory.BodyLabel(text=f"{self.title}: the board for this game is on its way.", font_size="22sp")
+
+    def build_foot(self) -> Widget | None:
+        """A row of the game's own buttons under its board (Quark's actions), or None. Called once.
+
+        It is drawn into a buffer of its own: a finger on one of its buttons draws that strip again, and not the
+        whole board (issue 26: Quark's Create popup waited on the board's buffer, drawn again for the pressed
+        button's look)."""
+        return None
+
+    def show_foot(self, shown: bool) -> None:
+        """Put the game's foot (`build_foot`) under the board, or take it away and its room with it (a game over
+        has no actions): out of the tree, it neither shows nor catches a touch, and the window draws nothing
+        for it."""
+        layer, board = self.foot_layer, self.ids.get("still")
+        if layer is None or board is None or (layer.parent is not None) == shown:
+            return
+        column = board.parent
+        if shown:
+            column.add_widget(layer)  # index 0: the bottom of the screen's column
+        else:
+            column.remove_widget(layer)
 
     def render(self, view: GameView) -> None:
         """Draw the public view, typed (the game's frozen dataclass). Called after every change (and undo/redo)."""

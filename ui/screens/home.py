@@ -33,6 +33,7 @@ from ui.presenters.home import Bar, GameEntry, PastGame, PastPage, UnfinishedEnt
 from ui.theme import SEAT_COLOURS
 from ui.widgets.lists import FitScroll  # noqa: F401  (home.kv's lists: a tap on a row that fits is not held back)
 from ui.widgets.players import NamesLabel, WinsBar  # noqa: F401  (NamesLabel: an unfinished game's names, in home.kv)
+from ui.widgets.shapes import outline
 
 if TYPE_CHECKING:  # the popups are loaded when first opened: not on the way to home's first frame
     from companion.record import Story
@@ -89,7 +90,7 @@ class NameField(TextInput):
     def _show_frame(self, *_: Any) -> None:
         if self.focus and self._frame is None:
             with self.canvas.after:
-                self._frame = (Color(*theme.ACCENT), Line(width=dp(2)))
+                self._frame = (Color(*theme.ACCENT), outline(width=dp(2)))
             self._place_frame()
         elif not self.focus and self._frame is not None:
             for instruction in self._frame:

@@ -36,6 +36,7 @@ from ui import theme
 from ui.presenters import quantum_link as presenter
 from ui.presenters.quantum_link import Cell, HexShown, QuantumLinkShown, Selection
 from ui.screens.base import GameScreen
+from ui.widgets import shapes
 from ui.widgets.fitted_popup import FittedPopup
 from ui.widgets.fitting import fit_text
 
@@ -112,7 +113,7 @@ class HexCell(Label):
             Mesh(vertices=_mesh(outline), indices=list(range(6)), mode="triangle_fan")
             edge, width = OUTLINES[shown.outline]
             Color(*edge)
-            Line(points=outline, close=True, width=width)
+            shapes.outline(points=outline, close=True, width=width)
             die = shown.die
             self.text = ""
             if die is None:
@@ -128,9 +129,9 @@ class HexCell(Label):
                 Color(*_shade(colour, 0.6))
                 Ellipse(pos=(cx - chip / 2, cy - chip / 2), size=(chip, chip), segments=theme.CIRCLE_SEGMENTS)
                 Color(*theme.CHIP_LINE)
-                Line(circle=(cx, cy, chip / 2 - dp(1.5), 0, 360, theme.CIRCLE_SEGMENTS), width=dp(1.6))
+                shapes.outline(circle=(cx, cy, chip / 2 - dp(1.5), 0, 360, theme.CIRCLE_SEGMENTS), width=dp(1.6))
                 Color(*colour)
-                Line(circle=(cx, cy, chip * 0.32, 0, 360, theme.CIRCLE_SEGMENTS), width=dp(1.6))
+                shapes.outline(circle=(cx, cy, chip * 0.32, 0, 360, theme.CIRCLE_SEGMENTS), width=dp(1.6))
                 self.color = (1.0, 1.0, 1.0, 0.55)
                 self.font_size = s * 0.5
                 self.bold = False
@@ -139,7 +140,8 @@ class HexCell(Label):
                 RoundedRectangle(**square)
                 if die.scoring:
                     Color(*theme.SCORING_FRAME)
-                    Line(rounded_rectangle=(cx - side / 2, cy - side / 2, side, side, side * 0.2), width=dp(2))
+                    corner = side * 0.2
+                    shapes.outline(rounded_rectangle=(cx - side / 2, cy - side / 2, side, side, corner), width=dp(2))
                 self.color = _ink_on(colour)
                 self.font_size = s * 0.95
                 self.bold = True

@@ -76,8 +76,9 @@ class OptionalRow:
 class QuarkName(Label):
     """A player's name in the tables: all of it shows, on two lines (or a smaller font) when it is long."""
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def on_kv_post(self, base_widget: Any) -> None:
+        # Fitted from its own kv rule's font (22sp) down: a table's row makes it before its rule is applied, and
+        # fitted in `__init__` it started from Kivy's default 15sp, so every name showed at 15sp.
         fit_text(self, smallest=14)
 
 
@@ -118,12 +119,19 @@ class QuarkScoreRow(BoxLayout):
     winner = BooleanProperty(False)
 
 
+class QuarkActions(BoxLayout):
+    """The action bar under the board, in play (`GameScreen.build_foot`): Draw, Discard 1 draw 2, Decay,
+    Annihilate, Create, and End turn, which stands out once both actions are taken."""
+
+    screen = ObjectProperty(None)
+    actions_left = NumericProperty(2)
+
+
 class QuarkBody(BoxLayout):
-    """The game's area under the top bar: the table and action bar in play, the scores at the end."""
+    """The game's area under the top bar: the table in play, the scores at the end."""
 
     screen = ObjectProperty(None)
     over = BooleanProperty(False)
-    actions_left = NumericProperty(2)
     warning = StringProperty("")
     supplies = StringProperty("")
     decks = StringProperty("")
@@ -372,6 +380,10 @@ class QuarkScreen(GameScreen):
         self.shown: presenter.QuarkShown | None = None
         return self.body
 
+    def build_foot(self) -> Widget | None:
+        self.actions = QuarkActions(screen=self)
+        return self.actions
+
     # -- drawing ------------------------------------------------------------------
 
     def render(self, view: GameView) -> None:
@@ -379,7 +391,8 @@ class QuarkScreen(GameScreen):
         shown = self.shown = presenter.present(self.session.view(), colours)  # typed: the presenter reads its fields
         body = self.body
         body.over = shown.over
-        body.actions_left = shown.actions_left
+        self.actions.actions_left = shown.actions_left
+        self.show_foot(not shown.over)
         body.supplies, body.decks, body.warning = shown.supplies, shown.decks, shown.warning
         self.turn_text = shown.turn_text
         table = body.ids.rows

@@ -21,7 +21,7 @@ from typing import Any, Literal, cast
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.factory import Factory
-from kivy.graphics import Color, InstructionGroup, Line
+from kivy.graphics import Line
 from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
@@ -60,11 +60,11 @@ from ui.presenters.quin import (
     setup_hidden,
 )
 from ui.screens.base import GameScreen
+from ui.widgets.shapes import CLEAR, WhileSeen, outline
 
 PRIVATE_IDLE_SECONDS = 90.0
 """A private setup left alone this long blanks itself (someone walked away from the screen)."""
 
-CLEAR = (0.0, 0.0, 0.0, 0.0)
 FADE = {"board": 1.0, "off": 1.0, "waiting": 0.35, "taken": 0.12, "unassigned": 1.0}
 """How strongly a piece shows its player's colour: face down on the Zero-G card fainter, taken fainter still."""
 
@@ -91,8 +91,8 @@ class QuinPiece(ButtonBehavior, Label):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._edge = LineWhileSeen(self.canvas.before, width=dp(2.5))  # over the fill, under the words
-        self._cross = LineWhileSeen(self.canvas.after, width=dp(1.5))
+        self._edge = WhileSeen(self.canvas.before, outline(width=dp(2.5)))  # over the fill, under the words
+        self._cross = WhileSeen(self.canvas.after, Line(width=dp(1.5)))
         for name in ("pos", "size", "edge", "crossed", "fill"):
             self.fbind(name, self._draw_lines)
 
@@ -115,30 +115,6 @@ class QuinPiece(ButtonBehavior, Label):
         # stencil of its own.
         cross = theme.solid((*theme.TEXT[:3], 0.55), theme.solid(self.fill, theme.PANEL)) if self.crossed else CLEAR
         self._cross.draw(cross, points=[x + dp(8), y + dp(8), right - dp(8), top - dp(8)])
-
-
-class LineWhileSeen:
-    """A `Line` on a canvas that is there only while its colour shows (nothing to build or draw while clear)."""
-
-    def __init__(self, canvas: Any, width: float) -> None:
-        self._canvas = canvas
-        self._colour = Color(*CLEAR)
-        self._line = Line(width=width)
-        self._group = InstructionGroup()
-        self._group.add(self._colour)
-        self._group.add(self._line)
-        self._shown = False
-
-    def draw(self, rgba: theme.RGBA, **shape: Any) -> None:
-        """Draw the line in `rgba` with `shape` (a `Line`'s own: ``points=``, ``rounded_rectangle=``)."""
-        seen = rgba[3] > 0
-        if seen:
-            self._colour.rgba = rgba
-            for name, value in shape.items():
-                setattr(self._line, name, value)
-        if seen != self._shown:
-            (self._canvas.add if seen else self._canvas.remove)(self._group)
-            self._shown = seen
 
 
 _MARK_LABELS: dict[str, CoreLabel] = {}

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.graphics import Ellipse, PopMatrix, PushMatrix, Rectangle, Rotate
 from kivy.metrics import dp
 from kivy.properties import (
     BooleanProperty,
@@ -34,8 +35,9 @@ from companion.games.quinque.board import Corner, Pos
 from ui import theme
 from ui.presenters.quinque import CellShown, QuinqueShown, Tap, present
 from ui.screens.base import GameScreen
+from ui.widgets.shapes import CLEAR, WhileSeen, outline
 
-CLEAR = (0.0, 0.0, 0.0, 0.0)
+WHITE = (1.0, 1.0, 1.0, 1.0)
 CUT = "Part of the formation is past the board's side: tap Centre to see it all."
 FITS_AGAIN = "The formation fits the right way round again: tap Centre to turn it."
 Origin = Callable[[Pos], tuple[float, float]]
@@ -65,12 +67,41 @@ def edge() -> float:
 
 
 class QuinqueSpot(ButtonBehavior, Label):
-    """One skydiver: a ring when free, a disc in the player's colour (with an initial) when marked."""
+    """One skydiver: a ring when free, a disc in the player's colour (with an initial) when marked.
+
+    It draws only what shows (issue 26). A formation has a hundred skydivers and more, and under software GL each
+    drawing instruction costs about as much as its pixels: a clear glow, a clear fill and an empty initial, drawn
+    anyway as a kv rule draws them, were most of the board's drawing. A free skydiver is one ring.
+    """
 
     fill = ColorProperty(CLEAR)
     ring = ColorProperty(theme.MUTED)
     glow = ColorProperty(CLEAR)  # when this skydiver is part of the winning line
     corner: Corner = "nw"  # which of its tile's four it is (the tile says where)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)  # its kv rule ("<-QuinqueSpot>") draws nothing: what shows is drawn here
+        segments = theme.CIRCLE_SEGMENTS
+        self._glow = WhileSeen(self.canvas, Ellipse(segments=segments))
+        self._fill = WhileSeen(self.canvas, Ellipse(segments=segments))
+        self._ring = WhileSeen(self.canvas, outline(width=dp(1.5)))
+        self._initial = WhileSeen(self.canvas, Rectangle())
+        for name in ("pos", "size", "glow", "fill", "ring", "texture", "texture_size"):
+            self.fbind(name, self._draw)
+        self._draw()
+
+    def _draw(self, *_args: Any) -> None:
+        x, y, w, h = self.x, self.y, self.width, self.height
+        self._glow.draw(self.glow, pos=(x + dp(1), y + dp(1)), size=(w - dp(2), h - dp(2)))
+        self._fill.draw(self.fill, pos=(x + dp(6), y + dp(6)), size=(w - dp(12), h - dp(12)))
+        self._ring.draw(self.ring, circle=(self.center_x, self.center_y, w / 2 - dp(6), 0, 360, theme.CIRCLE_SEGMENTS))
+        tw, th = self.texture_size
+        self._initial.draw(
+            WHITE if self.text and self.texture is not None else CLEAR,  # the texture has the text's colour in it
+            texture=self.texture,
+            pos=(int(self.center_x - tw / 2), int(self.center_y - th / 2)),
+            size=(tw, th),
+        )
 
 
 class QuinqueTile(RelativeLayout):
@@ -88,7 +119,7 @@ class QuinqueTile(RelativeLayout):
 
 
 class QuinqueSpace(ButtonBehavior, Widget):
-    """An empty space in the move step: lit when the chosen tile may go there."""
+    """An empty space in the move step: lit, and edged, when the chosen tile may go there."""
 
     back = ColorProperty(theme.SPACE)
     edge = ColorProperty(CLEAR)
@@ -96,15 +127,40 @@ class QuinqueSpace(ButtonBehavior, Widget):
     def __init__(self, at: Pos, **kwargs: Any) -> None:
         self.at = at
         super().__init__(**kwargs)
+        self._edge = WhileSeen(self.canvas.before, outline(width=dp(2.5)))  # over its back (quinque.kv)
+        for name in ("pos", "size", "edge"):
+            self.fbind(name, self._draw_edge)
+        self._draw_edge()
+
+    def _draw_edge(self, *_args: Any) -> None:
+        self._edge.draw(self.edge, rounded_rectangle=(self.x, self.y, self.width, self.height, dp(10)))
 
 
 class QuinqueFormation(RelativeLayout):
-    """The grid the tiles sit on; rings the winning line over everything."""
+    """The grid the tiles sit on; rings the winning line over everything, once there is one."""
 
     line_on = BooleanProperty(False)
     line_centre = ListProperty([0.0, 0.0])
     line_length = NumericProperty(0.0)
     line_angle = NumericProperty(0.0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        with self.canvas.after:
+            PushMatrix()
+            self._turn = Rotate()
+        self._line = WhileSeen(self.canvas.after, outline(width=dp(3)))
+        self.canvas.after.add(PopMatrix())
+        for name in ("line_on", "line_centre", "line_length", "line_angle"):
+            self.fbind(name, self._draw_line)
+
+    def _draw_line(self, *_args: Any) -> None:
+        (x, y), length = self.line_centre, self.line_length
+        self._turn.angle, self._turn.origin = self.line_angle, (x, y)
+        self._line.draw(
+            theme.WINNING_LINE if self.line_on else CLEAR,
+            rounded_rectangle=(x - length / 2, y - dp(28), length, dp(56), dp(27)),
+        )
 
 
 class QuinquePlayerRow(BoxLayout):

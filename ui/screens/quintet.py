@@ -40,6 +40,7 @@ from ui.presenters.quintet import (
 )
 from ui.screens.base import GameScreen
 from ui.widgets.fitting import fit_text
+from ui.widgets.shapes import outline
 
 ROLL_ANIMATION = 0.4
 """Seconds the dice tumble after a roll (the issue allows at most half a second)."""
@@ -168,7 +169,7 @@ class CaptureCircle(Widget):
                 player = by_name[name]
                 if name == self.current:
                     Color(*theme.ACCENT)
-                    Line(circle=(x, y, disc + dp(5), 0, 360, theme.CIRCLE_SEGMENTS), width=dp(2.5))
+                    outline(circle=(x, y, disc + dp(5), 0, 360, theme.CIRCLE_SEGMENTS), width=dp(2.5))
                 Color(*theme.rgba(player.colour))
                 Ellipse(pos=(x - disc, y - disc), size=(2 * disc, 2 * disc), segments=theme.CIRCLE_SEGMENTS)
                 ink = theme.INK if is_light(player.colour) else theme.TEXT  # tokens that read on the disc
@@ -178,7 +179,7 @@ class CaptureCircle(Widget):
                     if k < player.tokens:
                         Ellipse(pos=(tx - dp(6), ty - dp(6)), size=(dp(12), dp(12)), segments=theme.CIRCLE_SEGMENTS)
                     else:
-                        Line(circle=(tx, ty, dp(6), 0, 360, theme.CIRCLE_SEGMENTS), width=dp(1.3))
+                        outline(circle=(tx, ty, dp(6), 0, 360, theme.CIRCLE_SEGMENTS), width=dp(1.3))
                 if name in self.order and not self.closed:
                     number = _text(str(list(self.order).index(name) + 1), sp(18), bold=True)
                     Color(0, 0, 0, 1)
@@ -282,7 +283,7 @@ class Histogram(Widget):
                 Color(*theme.ACCENT)
                 Rectangle(pos=(x, self.y + axis), size=(w, h))
                 Color(*theme.WARN)
-                Line(rectangle=(x, self.y + axis, w, usable * bar.expected / top), width=dp(1.2))
+                outline(rectangle=(x, self.y + axis, w, usable * bar.expected / top), width=dp(1.2))
                 total = _text(str(bar.total), sp(15))
                 Color(*theme.TEXT)
                 Rectangle(texture=total, pos=(x + w / 2 - total.width / 2, self.y), size=total.size)

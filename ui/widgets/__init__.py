@@ -6,6 +6,7 @@
 - `layer`: `StillLayer`, widgets drawn into one buffer, drawn again only when something in it changes.
 - `fitted_popup`: `FittedPopup`, a popup as tall as its title and content need.
 - `switch`: `Instant`, the screen manager's switch, whose screen going out leaves in the tap's frame.
+- `shapes`: `WhileSeen` (a shape drawn only while its colour shows) and `outline` (a closed line, mitred).
 
 Widgets import nothing from `ui.screens`: screens use widgets, never the other way round.
 """
