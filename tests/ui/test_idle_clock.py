@@ -233,6 +233,66 @@ def test_a_finger_on_quarks_actions_draws_its_row_again_and_not_the_board(ui: An
     assert board.renders == board_before, "the popup opens over the board without drawing it again"
 
 
+def test_a_still_box_shows_exactly_what_its_look_and_children_draw(ui: Any) -> None:
+    """Issue 26: a Quinque tile is drawn into a buffer of its own (`StillBox`) and must look the same: its kv
+    rule's look and its children, in its own coordinates, drawn through the buffer or straight onto the window,
+    give the same pixels; and a touch reaches its child where the child shows."""
+    from kivy.core.image import Image as CoreImage
+    from kivy.factory import Factory
+    from kivy.lang import Builder
+    from kivy.uix.label import Label
+
+    from ui.widgets.layer import StillBox
+
+    Builder.load_string(
+        """
+<TestLookBox@StillBox>:
+    canvas.before:
+        Color:
+            rgba: 0.2, 0.5, 0.8, 0.6
+        RoundedRectangle:
+            pos: 3, 3
+            size: self.width - 6, self.height - 6
+            radius: [10]
+<TestLookPlain@RelativeLayout>:
+    canvas.before:
+        Color:
+            rgba: 0.2, 0.5, 0.8, 0.6
+        RoundedRectangle:
+            pos: 3, 3
+            size: self.width - 6, self.height - 6
+            radius: [10]
+"""
+    )
+    from kivy.graphics import Color, Rectangle
+    from kivy.uix.widget import Widget
+
+    from ui import theme
+
+    under = Widget()  # the screen's background, which a box's buffer is cleared to, under both
+    with under.canvas:
+        Color(*theme.BG)
+        Rectangle(pos=(0, 0), size=(800, 480))
+    ui.window.add_widget(under)
+    shots = []
+    for name in ("TestLookBox", "TestLookPlain"):
+        box = getattr(Factory, name)(size_hint=(None, None), size=(112, 112), pos=(201, 153))
+        box.add_widget(Label(text="A", pos=(20, 30), size=(48, 48), color=(1, 1, 1, 1), bold=True))
+        ui.window.add_widget(box)
+        ui.frames(3)
+        ui.settle()
+        shot = CoreImage(str(ui.screenshot(f"still-box-{name}.png")), keep_data=True)
+        top = shot.height - 1  # read_pixel counts rows from the top
+        shots.append([shot.read_pixel(x, top - y)[:3] for y in range(150, 270) for x in range(198, 318)])
+        if isinstance(box, StillBox):
+            assert box.renders > 0
+        ui.window.remove_widget(box)
+    ui.window.remove_widget(under)
+    differ = [i for i, (a, b) in enumerate(zip(*shots, strict=True)) if a != b]
+    assert differ == [], f"{len(differ)} pixels differ, the first at {divmod(differ[0], 120) if differ else None}"
+    assert len(set(map(tuple, shots[0]))) > 3, "the look and the letter show"
+
+
 def test_a_game_over_has_no_action_bar_and_gives_its_room_to_the_board(ui: Any) -> None:
     """What a person sees: at the end of a Quark game the scores take the whole board, with no action bar under
     them to tap; other games have no foot at all, and their board reaches the screen's bottom edge."""

@@ -18,12 +18,13 @@ The game clock costs an idle screen as little as it can (issue 14): it is
 woken just after the shown second changes, never while paused, and its
 slot in the top bar keeps one width per pattern of digits ("8:88"), so a
 tick never lays the top bar out again. Everything else on the screen draws
-into two buffers (`ui.widgets.layer.StillLayer`), the top bar's and the
-board's, each drawn again only when something in it changes; the clock's
-label draws over them, so a tick costs the window two textures and one
-label, however big the board. A finger on Menu draws the bar's buffer again,
-not the board's (issue 26). The banner draws over both, and only while it
-says something: hidden, it is out of the screen.
+into buffers (`ui.widgets.layer.StillLayer`), the top bar's, the board's and,
+for a game with a row of actions under its board (`build_foot`), the foot's,
+each drawn again only when something in it changes; the clock's label draws
+over them, so a tick costs the window a texture a buffer and one label,
+however big the board. A finger on Menu draws the bar's buffer again, and one
+on Quark's Create the foot's, not the board's (issue 26). The banner draws
+over them, and only while it says something: hidden, it is out of the screen.
 """
 
 from __future__ import annotations

@@ -35,6 +35,7 @@ from companion.games.quinque.board import Corner, Pos
 from ui import theme
 from ui.presenters.quinque import CellShown, QuinqueShown, Tap, present
 from ui.screens.base import GameScreen
+from ui.widgets.layer import StillBox
 from ui.widgets.shapes import CLEAR, WhileSeen, outline
 
 WHITE = (1.0, 1.0, 1.0, 1.0)
@@ -104,8 +105,11 @@ class QuinqueSpot(ButtonBehavior, Label):
         )
 
 
-class QuinqueTile(RelativeLayout):
-    """A placed tile (or a faint space where one may be added) holding four `QuinqueSpot`s."""
+class QuinqueTile(StillBox):
+    """A placed tile (or a faint space where one may be added) holding four `QuinqueSpot`s.
+
+    Drawn into a buffer of its own (`StillBox`): a tap changes a tile or two, and the board then draws the other
+    tiles' pictures as they were, one instruction each, not their skydivers again (issue 26)."""
 
     back = ColorProperty(theme.TILE)
     edge = ColorProperty(theme.TILE_EDGE)
@@ -380,15 +384,18 @@ class QuinqueScreen(GameScreen):
         size = cell_size()
         tile = self._spare_tiles.pop(cell.at, None) or QuinqueTile(cell.at)
         tile.pos, tile.size = pos, (size, size)
-        tile.back, tile.edge, tile.dashed, tile.edge_width = theme.TILE, theme.TILE_EDGE, False, 1.2
+        look: tuple[theme.RGBA, theme.RGBA, bool, float] = (theme.TILE, theme.TILE_EDGE, False, 1.2)
         if cell.kind == "open":
-            tile.back, tile.edge, tile.dashed, tile.edge_width = theme.OPEN_SPACE, (*theme.ACCENT[:3], 0.7), True, 1
+            look = (theme.OPEN_SPACE, (*theme.ACCENT[:3], 0.7), True, 1)
         elif cell.chosen:
-            tile.back, tile.edge, tile.edge_width = theme.TILE_CHOSEN, theme.TEXT, 3
+            look = (theme.TILE_CHOSEN, theme.TEXT, False, 3)
         elif cell.outlined:
-            tile.edge, tile.edge_width = (*theme.ACCENT[:3], 0.7), 1.6
-        if tile.edge_width > 1:  # a wide line is opaque (`theme.solid`); a dashed one is a plain line, one px wide
-            tile.edge = theme.solid(tile.edge, theme.BG)
+            look = (theme.TILE, (*theme.ACCENT[:3], 0.7), False, 1.6)
+        fill, line, dashed, line_width = look
+        if line_width > 1:  # a wide line is opaque (`theme.solid`); a dashed one is a plain line, one px wide
+            line = theme.solid(line, theme.BG)
+        # Set once, each to its last value: a tile whose look is unchanged is not drawn again into its buffer.
+        tile.back, tile.edge, tile.dashed, tile.edge_width = fill, line, dashed, line_width
         back = theme.solid(tile.back, theme.BG)  # what a skydiver's ring is seen over
         pad, step = edge(), spot_size() + spot_gap()
         while len(tile.spots) < len(cell.skydivers):

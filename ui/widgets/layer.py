@@ -13,6 +13,10 @@ The widgets stay ordinary children where they are: layout, touches and
 buffer is cleared to the screen's background, so every pixel of it is opaque
 (Kivy blends alpha additively) and showing it gives exactly the pixels the
 widgets would have drawn on the window.
+
+`StillBox` does the same for a RelativeLayout, its own look with its
+children (issue 26): a Quinque tile is drawn again alone when it changes, and
+the board, when it is drawn again, draws each other tile as one texture.
 """
 
 from __future__ import annotations
@@ -33,8 +37,10 @@ from kivy.graphics import (
     Translate,
 )
 from kivy.graphics.opengl import GL_BLEND, glDisable, glEnable
+from kivy.lang import Builder
 from kivy.properties import ColorProperty
 from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.widget import Widget
 
 from ui import theme
@@ -48,8 +54,11 @@ def _blending_on(*_: Any) -> None:
     glEnable(GL_BLEND)
 
 
-class StillLayer(FloatLayout):
-    """A FloatLayout whose children draw into a buffer that is drawn again only when one of them changes."""
+class _Buffered:
+    """What a still layer and a still box share: the buffer, the texture that shows it, and counting its renders.
+
+    `_build` is called before the widget's own `__init__` (Kivy's rules add children, and a box's own look, in
+    it): the buffer must be there first."""
 
     background = ColorProperty(theme.BG)
     """What the buffer is cleared to: the colour behind the layer, opaque."""
@@ -57,12 +66,13 @@ class StillLayer(FloatLayout):
     renders = 0
     """How many times the children have been drawn into the buffer (the tests count them)."""
 
-    def __init__(self, **kwargs: Any) -> None:
-        # The buffer must exist before Kivy's rules add the first child (in Widget.__init__).
+    canvas: Any
+    fbo: Fbo
+
+    def _build(self, *, stencil: bool) -> None:
         self.canvas = Canvas()
         with self.canvas:
-            # A stencil buffer for the ScrollViews (StencilViews) a board may hold.
-            self.fbo = Fbo(size=(1, 1), with_stencilbuffer=True)
+            self.fbo = Fbo(size=(1, 1), with_stencilbuffer=stencil)
             Color(1, 1, 1, 1)
             # Opaque pixels need no blending: without it a software rasterizer writes them without reading.
             Callback(_blending_off)
@@ -70,17 +80,14 @@ class StillLayer(FloatLayout):
             Callback(_blending_on)
         with self.fbo.before:
             self._clear = ClearColor(*theme.BG)
-            ClearBuffers(clear_color=True, clear_stencil=True)
+            ClearBuffers(clear_color=True, clear_stencil=stencil)
             Callback(self._rendering)
-            PushMatrix()
-            # The children's coordinates are the layer's parent's; the buffer's start at the layer's corner.
-            self._origin = Translate(0, 0)
-        with self.fbo.after:
-            PopMatrix()
-        super().__init__(**kwargs)
-        self.fbind("pos", self._place)
-        self.fbind("size", self._place)
-        self.fbind("background", self._recolour)
+
+    def _follow(self) -> None:
+        widget: Any = self
+        widget.fbind("pos", self._place)
+        widget.fbind("size", self._place)
+        widget.fbind("background", self._recolour)
         self._place()
         self._recolour()
 
@@ -88,28 +95,32 @@ class StillLayer(FloatLayout):
         # Kivy adds a child's canvas to `self.canvas`: for the while, that is the buffer (Kivy's FboFloatLayout).
         canvas, self.canvas = self.canvas, self.fbo
         try:
-            super().add_widget(widget, *args, **kwargs)
+            super().add_widget(widget, *args, **kwargs)  # type: ignore[misc]
         finally:
             self.canvas = canvas
 
     def remove_widget(self, widget: Widget, *args: Any, **kwargs: Any) -> None:
         canvas, self.canvas = self.canvas, self.fbo
         try:
-            super().remove_widget(widget, *args, **kwargs)
+            super().remove_widget(widget, *args, **kwargs)  # type: ignore[misc]
         finally:
             self.canvas = canvas
 
     def _place(self, *_: Any) -> None:
         # A new size makes a new (empty) buffer, which Kivy then draws again.
-        width, height = max(1, math.ceil(self.width)), max(1, math.ceil(self.height))
+        widget: Any = self
+        width, height = max(1, math.ceil(widget.width)), max(1, math.ceil(widget.height))
         self.fbo.size = (width, height)
         texture = self.fbo.texture
         # Shown pixel for pixel: the nearest texel is the exact one, and cheaper to fetch than a blend of four.
         texture.min_filter = texture.mag_filter = "nearest"
         self._shown.texture = texture
-        self._shown.pos = self.pos
+        self._shown.pos = widget.pos
         self._shown.size = (width, height)
-        self._origin.xy = (-self.x, -self.y)
+        self._placed(widget)
+
+    def _placed(self, widget: Any) -> None:
+        """Where the children's coordinates start in the buffer, for a layer whose children are not its own."""
 
     def _recolour(self, *_: Any) -> None:
         r, g, b, _a = self.background
@@ -125,3 +136,45 @@ class StillLayer(FloatLayout):
 
     def _rendering(self, *_: Any) -> None:
         self.renders += 1
+
+
+class StillLayer(_Buffered, FloatLayout):
+    """A FloatLayout whose children draw into a buffer that is drawn again only when one of them changes."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        # A stencil buffer for the ScrollViews (StencilViews) a board may hold.
+        self._build(stencil=True)
+        with self.fbo.before:
+            PushMatrix()
+            # The children's coordinates are the layer's parent's; the buffer's start at the layer's corner.
+            self._origin = Translate(0, 0)
+        with self.fbo.after:
+            PopMatrix()
+        super().__init__(**kwargs)
+        self._follow()
+
+    def _placed(self, widget: Any) -> None:
+        self._origin.xy = (-widget.x, -widget.y)
+
+
+class StillBox(_Buffered, RelativeLayout):
+    """A RelativeLayout drawn, its own look and its children, into a buffer of its own: a part of a board drawn
+    many times over (a Quinque tile) is drawn again alone when it changes, and the board draws its texture.
+
+    Its own kv rule's canvas instructions draw into the buffer, in its own coordinates (which are the buffer's),
+    so a subclass's rule says how it looks as a RelativeLayout's would, without RelativeLayout's own translation
+    (the ``<-StillBox>`` rule below leaves it out). It has no stencil buffer: it holds no ScrollView.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._build(stencil=False)
+        shown, self.canvas = self.canvas, self.fbo  # Kivy's rules draw its look into the buffer
+        try:
+            super().__init__(**kwargs)
+        finally:
+            self.canvas = shown
+        self._follow()
+
+
+# Not RelativeLayout's translation (its rule in Kivy's style.kv): the buffer is in the box's own coordinates.
+Builder.load_string("<-StillBox>:\n")
