@@ -181,25 +181,32 @@ def test_a_move_draws_the_still_layer_again_and_touches_land_where_they_show(ui:
     assert any(isinstance(view, GameMenu) for view in ui.window.children)
 
 
+def _pressed(ui: Any, target: Any, own: Any, board: Any) -> Any:
+    """A finger put on `target` and held: its look changes, its own layer `own` is drawn again, the board not."""
+    from kivy.tests.common import UnitTestTouch
+
+    own_before, board_before = own.renders, board.renders
+    touch = UnitTestTouch(*target.to_window(*target.center))
+    touch.touch_down()
+    ui.frames(2)
+    assert target.state == "down"
+    assert own.renders > own_before, "the pressed button is drawn"
+    assert board.renders == board_before, "the board is not drawn again for a finger on a button outside it"
+    return touch
+
+
 @pytest.mark.parametrize("button", ["menu_button", "undo_button"])
 def test_a_finger_on_the_top_bar_draws_the_bar_again_and_not_the_board(ui: Any, button: str) -> None:
     """Issue 26: "Every tap answered quickly ... the Menu": a finger on a top-bar button changes that button's
     look, and only the top bar's buffer is drawn again for it, not the whole board's (under software GL the
     board's buffer alone cost the Menu tap 25-50 ms)."""
-    from kivy.tests.common import UnitTestTouch
 
     screen, _clock = _game(ui, "quin")
     screen.ids.undo_button.disabled = False  # a look of its own to change under the finger
     settle(ui, screen)
-    bar, board = screen.ids.bar_layer, screen.ids.still
-    bar_before, board_before = bar.renders, board.renders
-    target = screen.ids[button]
-    touch = UnitTestTouch(*target.to_window(*target.center))
-    touch.touch_down()
-    ui.frames(2)
-    assert target.state == "down"
-    assert bar.renders > bar_before, "the pressed button is drawn"
-    assert board.renders == board_before, "the board is not drawn again for a finger on the bar"
+    board = screen.ids.still
+    board_before = board.renders
+    touch = _pressed(ui, screen.ids[button], screen.ids.bar_layer, board)
     touch.touch_up()  # a release outside the bar's own action (Undo's undoes nothing: no move yet)
     ui.frames(2)
     if button == "menu_button":
@@ -213,20 +220,13 @@ def test_a_finger_on_quarks_actions_draws_its_row_again_and_not_the_board(ui: An
     lies under the board in a buffer of its own, so a finger on one of its buttons draws that strip again, and
     the popup it opens does not draw the board again (the board's buffer, drawn again for the pressed button,
     made the Create popup wait 2.2 times a bare popup)."""
-    from kivy.tests.common import UnitTestTouch
 
     screen, _clock = _game(ui, "quark")
     settle(ui, screen)
     foot, board = screen.foot_layer, screen.ids.still
     assert foot.parent is not None and screen.actions in foot.walk() and foot.height > 0
-    foot_before, board_before = foot.renders, board.renders
-    target = screen.actions.ids[button]
-    touch = UnitTestTouch(*target.to_window(*target.center))
-    touch.touch_down()
-    ui.frames(2)
-    assert target.state == "down"
-    assert foot.renders > foot_before, "the pressed button is drawn"
-    assert board.renders == board_before, "the board is not drawn again for a finger on the action bar"
+    board_before = board.renders
+    touch = _pressed(ui, screen.actions.ids[button], foot, board)
     touch.touch_up()
     ui.settle()
     assert any(type(view).__name__.startswith("Quark") for view in ui.window.children), "its popup is open"
@@ -239,22 +239,15 @@ def test_a_still_box_shows_exactly_what_its_look_and_children_draw(ui: Any) -> N
     give the same pixels; and a touch reaches its child where the child shows."""
     from kivy.core.image import Image as CoreImage
     from kivy.factory import Factory
+    from kivy.graphics import Color, Rectangle
     from kivy.lang import Builder
     from kivy.uix.label import Label
+    from kivy.uix.widget import Widget
 
+    from ui import theme
     from ui.widgets.layer import StillBox
 
-    Builder.load_string(
-        """
-<TestLookBox@StillBox>:
-    canvas.before:
-        Color:
-            rgba: 0.2, 0.5, 0.8, 0.6
-        RoundedRectangle:
-            pos: 3, 3
-            size: self.width - 6, self.height - 6
-            radius: [10]
-<TestLookPlain@RelativeLayout>:
+    look = """
     canvas.before:
         Color:
             rgba: 0.2, 0.5, 0.8, 0.6
@@ -263,12 +256,7 @@ def test_a_still_box_shows_exactly_what_its_look_and_children_draw(ui: Any) -> N
             size: self.width - 6, self.height - 6
             radius: [10]
 """
-    )
-    from kivy.graphics import Color, Rectangle
-    from kivy.uix.widget import Widget
-
-    from ui import theme
-
+    Builder.load_string(f"<TestLookBox@StillBox>:{look}<TestLookPlain@RelativeLayout>:{look}")
     under = Widget()  # the screen's background, which a box's buffer is cleared to, under both
     with under.canvas:
         Color(*theme.BG)
