@@ -276,8 +276,13 @@ def test_a_still_box_shows_exactly_what_its_look_and_children_draw(ui: Any) -> N
             assert box.renders > 0
         ui.window.remove_widget(box)
     ui.window.remove_widget(under)
-    differ = [i for i, (a, b) in enumerate(zip(*shots, strict=True)) if a != b]
-    assert differ == [], f"{len(differ)} pixels differ, the first at {divmod(differ[0], 120) if differ else None}"
+    # Inside the box's edge, pixel for pixel. On its edge the rasterizer may round a shape's side lying on a pixel
+    # boundary one way in the buffer and the other on the window: once in a whole suite's run, one row of 15.
+    inside = [divmod(i, 120) for i in range(len(shots[0])) if all(8 <= v < 112 for v in divmod(i, 120))]
+    differ = [(y, x) for y, x in inside if shots[0][y * 120 + x] != shots[1][y * 120 + x]]
+    assert differ == [], f"{len(differ)} pixels differ inside the box, the first at {differ[:1]}"
+    edge = sum(a != b for a, b in zip(*shots, strict=True))
+    assert edge <= 120, f"{edge} pixels differ: more than one row of the edge"
     assert len(set(map(tuple, shots[0]))) > 3, "the look and the letter show"
 
 
