@@ -276,13 +276,23 @@ def test_a_still_box_shows_exactly_what_its_look_and_children_draw(ui: Any) -> N
             assert box.renders > 0
         ui.window.remove_widget(box)
     ui.window.remove_widget(under)
-    # Inside the box's edge, pixel for pixel. On its edge the rasterizer may round a shape's side lying on a pixel
-    # boundary one way in the buffer and the other on the window: once in a whole suite's run, one row of 15.
-    inside = [divmod(i, 120) for i in range(len(shots[0])) if all(8 <= v < 112 for v in divmod(i, 120))]
-    differ = [(y, x) for y, x in inside if shots[0][y * 120 + x] != shots[1][y * 120 + x]]
-    assert differ == [], f"{len(differ)} pixels differ inside the box, the first at {differ[:1]}"
-    edge = sum(a != b for a, b in zip(*shots, strict=True))
-    assert edge <= 120, f"{edge} pixels differ: more than one row of the edge"
+    # Pixel for pixel, but for a shape's side that lies on a pixel boundary: the rasterizer may round it one way in
+    # the buffer and the other on the window (a whole suite's runs saw one row or column of 10-15 such pixels). A
+    # pixel that differs must show, in the other picture, within one pixel of where it is.
+    def near(picture: list[Any], y: int, x: int, colour: Any) -> bool:
+        return any(
+            0 <= y + dy < 120 and 0 <= x + dx < 120 and picture[(y + dy) * 120 + x + dx] == colour
+            for dy in (-1, 0, 1)
+            for dx in (-1, 0, 1)
+        )
+
+    box, plain = shots
+    differ = [divmod(i, 120) for i, (a, b) in enumerate(zip(box, plain, strict=True)) if a != b]
+    unexplained = [
+        (y, x) for y, x in differ if not (near(plain, y, x, box[y * 120 + x]) and near(box, y, x, plain[y * 120 + x]))
+    ]
+    assert unexplained == [], f"{len(unexplained)} differ beyond a pixel's rounding, the first at {unexplained[:1]}"
+    assert len(differ) <= 120, f"{len(differ)} pixels differ: more than one side's row of rounding"
     assert len(set(map(tuple, shots[0]))) > 3, "the look and the letter show"
 
 
