@@ -54,7 +54,7 @@ def _blending_on(*_: Any) -> None:
     glEnable(GL_BLEND)
 
 
-class _Buffered:
+class _Buffered(Widget):
     """What a still layer and a still box share: the buffer, the texture that shows it, and counting its renders.
 
     `_build` is called before the widget's own `__init__` (Kivy's rules add children, and a box's own look, in
@@ -66,7 +66,6 @@ class _Buffered:
     renders = 0
     """How many times the children have been drawn into the buffer (the tests count them)."""
 
-    canvas: Any
     fbo: Fbo
 
     def _build(self, *, stencil: bool) -> None:
@@ -84,10 +83,9 @@ class _Buffered:
             Callback(self._rendering)
 
     def _follow(self) -> None:
-        widget: Any = self
-        widget.fbind("pos", self._place)
-        widget.fbind("size", self._place)
-        widget.fbind("background", self._recolour)
+        self.fbind("pos", self._place)
+        self.fbind("size", self._place)
+        self.fbind("background", self._recolour)
         self._place()
         self._recolour()
 
@@ -95,31 +93,30 @@ class _Buffered:
         # Kivy adds a child's canvas to `self.canvas`: for the while, that is the buffer (Kivy's FboFloatLayout).
         canvas, self.canvas = self.canvas, self.fbo
         try:
-            super().add_widget(widget, *args, **kwargs)  # type: ignore[misc]
+            super().add_widget(widget, *args, **kwargs)
         finally:
             self.canvas = canvas
 
     def remove_widget(self, widget: Widget, *args: Any, **kwargs: Any) -> None:
         canvas, self.canvas = self.canvas, self.fbo
         try:
-            super().remove_widget(widget, *args, **kwargs)  # type: ignore[misc]
+            super().remove_widget(widget, *args, **kwargs)
         finally:
             self.canvas = canvas
 
     def _place(self, *_: Any) -> None:
         # A new size makes a new (empty) buffer, which Kivy then draws again.
-        widget: Any = self
-        width, height = max(1, math.ceil(widget.width)), max(1, math.ceil(widget.height))
+        width, height = max(1, math.ceil(self.width)), max(1, math.ceil(self.height))
         self.fbo.size = (width, height)
         texture = self.fbo.texture
         # Shown pixel for pixel: the nearest texel is the exact one, and cheaper to fetch than a blend of four.
         texture.min_filter = texture.mag_filter = "nearest"
         self._shown.texture = texture
-        self._shown.pos = widget.pos
+        self._shown.pos = self.pos
         self._shown.size = (width, height)
-        self._placed(widget)
+        self._placed()
 
-    def _placed(self, widget: Any) -> None:
+    def _placed(self) -> None:
         """Where the children's coordinates start in the buffer, for a layer whose children are not its own."""
 
     def _recolour(self, *_: Any) -> None:
@@ -153,8 +150,8 @@ class StillLayer(_Buffered, FloatLayout):
         super().__init__(**kwargs)
         self._follow()
 
-    def _placed(self, widget: Any) -> None:
-        self._origin.xy = (-widget.x, -widget.y)
+    def _placed(self) -> None:
+        self._origin.xy = (-self.x, -self.y)
 
 
 class StillBox(_Buffered, RelativeLayout):
