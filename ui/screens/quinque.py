@@ -42,6 +42,8 @@ WHITE = (1.0, 1.0, 1.0, 1.0)
 CUT = "Part of the formation is past the board's side: tap Centre to see it all."
 FITS_AGAIN = "The formation fits the right way round again: tap Centre to turn it."
 Origin = Callable[[Pos], tuple[float, float]]
+EDGE_WIDTH = 2.5
+"""A lit space's edge (dp): as wide as a chosen tile's, about."""
 
 
 def cell_size() -> float:
@@ -119,25 +121,33 @@ class QuinqueTile(StillBox):
     def __init__(self, at: Pos, **kwargs: Any) -> None:
         self.at = at  # its place on the grid: a tile moved elsewhere is another widget there
         self.spots: list[QuinqueSpot] = []  # its skydivers, kept from one drawing to the next
+        self.drawn_as: object = None  # what it was last laid out as (`QuinqueScreen._add_tile`)
         super().__init__(**kwargs)
 
 
-class QuinqueSpace(ButtonBehavior, Widget):
-    """An empty space in the move step: lit, and edged, when the chosen tile may go there."""
+class QuinqueSpace(ButtonBehavior, StillBox):
+    """An empty space in the move step: lit, and edged, when the chosen tile may go there.
+
+    Drawn into a buffer of its own (`StillBox`), as a tile is: choosing a tile lights the spaces it may go to,
+    and the board then draws again only those (issue 26). Its edge lies inside it, as the buffer holds it."""
 
     back = ColorProperty(theme.SPACE)
     edge = ColorProperty(CLEAR)
 
     def __init__(self, at: Pos, **kwargs: Any) -> None:
         self.at = at
+        self.drawn_as: object = None  # what it was last laid out as (`QuinqueScreen._add_space`)
         super().__init__(**kwargs)
-        self._edge = WhileSeen(self.canvas.before, outline(width=dp(2.5)))  # over its back (quinque.kv)
-        for name in ("pos", "size", "edge"):
+        self._edge = WhileSeen(self.fbo, outline(width=dp(EDGE_WIDTH)))  # over its back (quinque.kv)
+        for name in ("size", "edge"):
             self.fbind(name, self._draw_edge)
         self._draw_edge()
 
     def _draw_edge(self, *_args: Any) -> None:
-        self._edge.draw(self.edge, rounded_rectangle=(self.x, self.y, self.width, self.height, dp(10)))
+        # A line reaches half its width each side of its path, and its soft edge half a pixel more.
+        inset = dp(EDGE_WIDTH) / 2 + 0.5
+        width, height = self.width - 2 * inset, self.height - 2 * inset
+        self._edge.draw(self.edge, rounded_rectangle=(inset, inset, width, height, dp(10) - inset))
 
 
 class QuinqueFormation(RelativeLayout):
@@ -176,6 +186,12 @@ class QuinquePlayerRow(BoxLayout):
     active = BooleanProperty(False)
 
 
+class QuinquePanel(StillBox):
+    """The side panel: the players, the hint, Centre and Skip. Drawn into a buffer of its own (`StillBox`): a tap
+    on the formation changes the panel too, most times, and the board then draws again only the panel and the
+    tiles that changed, not the whole formation (issue 26)."""
+
+
 class QuinqueBoard(BoxLayout):
     """The body of the screen: the scrollable formation and the side panel."""
 
@@ -203,6 +219,9 @@ class QuinqueScreen(GameScreen):
         self._news = ""  # what the banner last said about centring
         self._spare_tiles: dict[Pos, QuinqueTile] = {}
         self._spare_spaces: dict[Pos, QuinqueSpace] = {}
+        self._colours: object = None  # what a tile's colours and corners are drawn from (`draw`)
+        # Spaces let go, kept to be placed again: each is a buffer, which costs a new space more than its drawing.
+        self._idle_spaces: list[QuinqueSpace] = []
         # Drawn before the next frame (-1): a tap's change after the touch has been dispatched, in the very frame
         # that answers it, and a new screen's formation in its first frame. On the next tick, the old formation
         # would be drawn once more first, and a new screen drawn once with an empty board. A new screen is drawn
@@ -285,8 +304,10 @@ class QuinqueScreen(GameScreen):
             return anchor_x + col * size, anchor_y - row * size
 
         # A drawing keeps the widgets of the last one where a place is drawn again, where they are on the formation
-        # (what a move changes is a tile or two: making every skydiver anew cost a late game's move most of its time).
+        # (what a move changes is a tile or two: making every skydiver anew cost a late game's move most of its time),
+        # and lays out again only those whose cell, place or colours changed (most taps change two or three).
         self._spare_tiles, self._spare_spaces = self.tile_views, self.spaces
+        self._colours = (tuple(p.colour for p in shown.players), tuple(theme.SEAT_COLOURS), self._turned)
         formation.ids.clear()
         self.spots, self.tile_views, self.spaces = {}, {}, {}
         for cell in shown.cells:
@@ -296,6 +317,7 @@ class QuinqueScreen(GameScreen):
                 self._add_tile(formation, cell, origin(cell.at))
         for gone in (*self._spare_tiles.values(), *self._spare_spaces.values()):
             formation.remove_widget(gone)  # those not drawn again are let go
+        self._idle_spaces.extend(self._spare_spaces.values())
         self._spare_tiles, self._spare_spaces = {}, {}
         self._ring_line(formation, shown.line_ends, origin)
 
@@ -370,19 +392,35 @@ class QuinqueScreen(GameScreen):
     def _add_space(self, formation: QuinqueFormation, cell: CellShown, pos: tuple[float, float]) -> None:
         inset = edge()
         space = self._spare_spaces.pop(cell.at, None)
+        if space is None and self._idle_spaces:
+            space = self._idle_spaces.pop()
+            space.at = cell.at
         if space is None:
             space = QuinqueSpace(cell.at)
             space.bind(on_press=lambda w: self.touch_space(w.at))
-        space.pos, space.size = (pos[0] + inset, pos[1] + inset), (cell_size() - 2 * inset,) * 2
-        space.back, space.edge = (theme.LIT_SPACE, theme.ACCENT) if cell.lit else (theme.SPACE, CLEAR)
+        if space.drawn_as != (cell, pos):
+            space.pos, space.size = (pos[0] + inset, pos[1] + inset), (cell_size() - 2 * inset,) * 2
+            space.back, space.edge = (theme.LIT_SPACE, theme.ACCENT) if cell.lit else (theme.SPACE, CLEAR)
+            space.drawn_as = (cell, pos)
         if space.parent is None:
             formation.add_widget(space, index=len(formation.children))  # under every tile
         self.spaces[cell.at] = space
         formation.ids[f"space_{cell.at[0]}_{cell.at[1]}"] = space  # named by its place: a moved tile is another place
 
     def _add_tile(self, formation: QuinqueFormation, cell: CellShown, pos: tuple[float, float]) -> None:
-        size = cell_size()
         tile = self._spare_tiles.pop(cell.at, None) or QuinqueTile(cell.at)
+        if tile.drawn_as != (cell, pos, self._colours):
+            self._lay_out_tile(tile, cell, pos)
+            tile.drawn_as = (cell, pos, self._colours)
+        for skydiver, spot in zip(cell.skydivers, tile.spots, strict=True):
+            self.spots[(cell.at, skydiver.corner)] = spot
+            formation.ids[f"spot_{cell.at[0]}_{cell.at[1]}_{skydiver.corner}"] = spot
+        if tile.parent is None:
+            formation.add_widget(tile)  # over every space
+        self.tile_views[cell.at] = tile
+
+    def _lay_out_tile(self, tile: QuinqueTile, cell: CellShown, pos: tuple[float, float]) -> None:
+        size = cell_size()
         tile.pos, tile.size = pos, (size, size)
         look: tuple[theme.RGBA, theme.RGBA, bool, float] = (theme.TILE, theme.TILE_EDGE, False, 1.2)
         if cell.kind == "open":
@@ -416,11 +454,6 @@ class QuinqueScreen(GameScreen):
                 faint = theme.solid((*theme.ACCENT[:3], 0.6), back)
                 spot.fill, spot.ring = CLEAR, faint if cell.kind == "open" else theme.MUTED
             spot.glow = theme.WINNING_LINE if skydiver.in_line else CLEAR
-            self.spots[(cell.at, skydiver.corner)] = spot
-            formation.ids[f"spot_{cell.at[0]}_{cell.at[1]}_{skydiver.corner}"] = spot
-        if tile.parent is None:
-            formation.add_widget(tile)  # over every space
-        self.tile_views[cell.at] = tile
 
     def _colour(self, seat: int) -> theme.RGBA:
         assert self.shown is not None
