@@ -43,7 +43,7 @@ CUT = "Part of the formation is past the board's side: tap Centre to see it all.
 FITS_AGAIN = "The formation fits the right way round again: tap Centre to turn it."
 Origin = Callable[[Pos], tuple[float, float]]
 EDGE_WIDTH = 2.5
-"""A lit space's edge (dp): as wide as a chosen tile's, about."""
+"""How wide a lit space's edge is (dp)."""
 
 
 def cell_size() -> float:
