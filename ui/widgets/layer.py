@@ -165,8 +165,8 @@ class StillLayer(_Buffered, FloatLayout):
         self._build(stencil=True)
         # Ahead of the layer's own buffer: the boxes' buffers, each drawn if it changed, between a look at whether
         # anything else changed and the choice of where to draw the layer again.
-        self.boxes = InstructionGroup()
-        ahead = (Callback(self._note_own_changes), self.boxes, Callback(self._clip_to_patches))
+        self._box_buffers = InstructionGroup()
+        ahead = (Callback(self._note_own_changes), self._box_buffers, Callback(self._clip_to_patches))
         for at, instruction in enumerate(ahead):
             self.canvas.insert(at, instruction)
         self._clip = ScissorPush(x=0, y=0, width=1, height=1)
@@ -188,11 +188,11 @@ class StillLayer(_Buffered, FloatLayout):
     def adopt(self, box: StillBox) -> None:
         """Draw `box`'s buffer ahead of the layer's, and the layer again only where the box lies when it changes."""
         self._boxes.append(box)
-        self.boxes.add(box.fbo)
+        self._box_buffers.add(box.fbo)
 
     def release(self, box: StillBox) -> None:
         self._boxes.remove(box)
-        self.boxes.remove(box.fbo)
+        self._box_buffers.remove(box.fbo)
 
     def box_drawn(self, box: StillBox) -> None:
         """`box` has drawn its buffer again: the layer draws again where the box's picture lies."""
