@@ -73,9 +73,14 @@ def test_a_box_that_changes_with_nothing_else_draws_only_its_rectangle(ui: Any) 
     assert layer.patched == [(int(px), int(py), int(panel.width), int(panel.height))]
     shown = bytes(layer.fbo.pixels)
     assert _whole_again(ui, layer) == shown
-    screen.board.ids.scroller.scroll_y = 0.5 if screen.board.ids.scroller.scroll_y != 0.5 else 0.0
+    screen.board.can_skip = not screen.board.can_skip
     ui.frames(2)
-    assert layer.patched == [], "a scroll is no box's change: the board is drawn whole"
+    assert layer.patched, "patched again: what follows must draw it whole to pass"
+    scroller, before = screen.board.ids.scroller, layer.renders
+    assert scroller.children[0].height > scroller.height, "the formation scrolls"
+    scroller.scroll_y = 0.5 if scroller.scroll_y != 0.5 else 0.0
+    ui.frames(2)
+    assert layer.renders > before and layer.patched == [], "a scroll is no box's change: the board is drawn whole"
 
 
 def test_boxes_side_by_side_are_drawn_in_one_pass_and_far_apart_in_their_own() -> None:

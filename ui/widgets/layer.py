@@ -183,7 +183,6 @@ class StillLayer(_Buffered, FloatLayout):
 
     def _placed(self) -> None:
         self._origin.xy = (-self.x, -self.y)
-        self._clip.pos, self._clip.size = (0, 0), self.fbo.size
 
     def adopt(self, box: StillBox) -> None:
         """Draw `box`'s buffer ahead of the layer's, and the layer again only where the box lies when it changes."""
