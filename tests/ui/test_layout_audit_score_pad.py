@@ -41,7 +41,7 @@ def score_pad_states(auditor: Auditor, tmp_path: Path) -> None:
         auditor.tap(screen.naming.ids.past.children[-1], f"{where}: a name played before")
         auditor.tap(screen.naming.ids.start_button, f"{where}: Start scoring")
         auditor.look(f"{where}: an empty pad")
-        auditor.tap(screen._rows[0][1], f"{where}: a cell")
+        auditor.tap(screen._rows[0].cells[0], f"{where}: a cell")
         pad = auditor.top_popup()
         auditor.look(f"{where}: the number pad")
         for key in ("−", "1", "2", "3", "4", "5", "6"):
@@ -57,7 +57,7 @@ def score_pad_states(auditor: Auditor, tmp_path: Path) -> None:
         screen.board.ids.scroll.scroll_y = 0  # the table scrolls down to the last round
         ui.frames(3)
         auditor.look(f"{where}: 20 rounds, scrolled to the last")
-        auditor.tap(screen._rows[19][-1], f"{where}: a cell of round 20")
+        auditor.tap(screen._rows[19].cells[-1], f"{where}: a cell of round 20")
         assert auditor.top_popup() is not None, "a tap on round 20's cell opens its number pad"
         auditor.look(f"{where}: round 20's number pad")
         auditor.close_popups()

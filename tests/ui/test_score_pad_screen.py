@@ -28,7 +28,7 @@ def key(popup: Any, text: str) -> Any:
 
 def score(ui: Any, screen: Any, round_: int, seat: int, keys: str, picture: str = "") -> None:
     """A tap on a cell, then the keys on the number pad (``"-"`` is the minus), then OK."""
-    cell = screen._rows[round_ - 1][seat + 1]
+    cell = screen._rows[round_ - 1].cells[seat]
     ui.tap(cell)
     popup = ui.window.children[0]
     assert popup.__class__.__name__ == "NumberPadPopup"
@@ -82,9 +82,9 @@ def test_score_pad_from_home_to_the_wins_under_the_game_s_name(ui: Any) -> None:
 
     # A cell scored again is replaced; Undo puts the old points back.
     score(ui, screen, 2, 1, "31")
-    assert screen._rows[1][2].text == "31"
+    assert screen._rows[1].cells[1].text == "31"
     ui.tap(screen.ids.undo_button)
-    assert screen._rows[1][2].text == "30"
+    assert screen._rows[1].cells[1].text == "30"
 
     ui.tap(screen.board.ids.end_button)
     confirm = ui.window.children[0]
@@ -150,7 +150,7 @@ def test_twenty_rounds_of_five_players_scroll_and_every_cell_is_a_finger_wide(ui
             session.act({"type": "score", "player": name, "round": number, "points": number * (seat + 1) - 7})
     ui.frames(4)
     assert len(screen._rows) == 20
-    cells = [cell for row in screen._rows for cell in row[1:]]
+    cells = [cell for row in screen._rows for cell in row.cells]
     assert all(cell.width >= 48 and cell.height >= 48 for cell in cells)
     scroll = screen.board.ids.scroll
     assert scroll.viewport_size[1] > scroll.height, "twenty rounds scroll"
@@ -190,7 +190,7 @@ def test_the_number_pad_is_made_ahead_and_opens_for_each_cell_as_a_new_one_would
     made = screen._kept.get("pad", lambda: pytest.fail("not made ahead"))
 
     def open_on(seat: int) -> Any:
-        ui.tap(screen._rows[0][seat + 1])
+        ui.tap(screen._rows[0].cells[seat])
         ui.settle()
         [pad] = [w for w in ui.window.children if w.__class__.__name__ == "NumberPadPopup"]
         return pad

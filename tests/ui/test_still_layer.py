@@ -2,7 +2,8 @@
 
 Quinque's tiles, spaces and side panel are still boxes (`ui.widgets.layer.StillBox`) in the board's still
 layer: a tap that chooses a tile changes two tiles, the spaces it may go to and, most times, the panel, and the
-board is drawn again only there, clipped to those rectangles (`StillLayer.patched`). What must hold: the board
+board is drawn again only there, clipped to those rectangles (`StillLayer.patched`). So are the score pad's
+rounds, its totals and the row of Add round and End: OK on a cell changes one of each. What must hold: the board
 shows exactly the pixels it shows drawn whole.
 """
 
@@ -81,6 +82,38 @@ def test_a_box_that_changes_with_nothing_else_draws_only_its_rectangle(ui: Any) 
     scroller.scroll_y = 0.5 if scroller.scroll_y != 0.5 else 0.0
     ui.frames(2)
     assert layer.renders > before and layer.patched == [], "a scroll is no box's change: the board is drawn whole"
+
+
+def test_ok_on_a_score_pad_cell_draws_the_board_again_only_in_its_round_the_totals_and_who_leads(ui: Any) -> None:
+    """A score pad of 20 rounds × 5 players, scrolled to its last rounds: OK on a cell of round 20 changes the cell,
+    its player's total ("running totals and who leads", issue 27) and who leads. The board is drawn again only
+    within that round's row, the totals and the row under them, and shows what it shows drawn whole."""
+    from tests.ui.test_score_pad_screen import score
+
+    names = ["Ann", "Bo", "Cy", "Dee", "Eve"]
+    screen = ui.start_game("score-pad", names)
+    session = screen.session
+    session.act({"type": "name", "title": "Carcassonne"})
+    for number in range(1, 21):
+        for seat, name in enumerate(names):
+            session.act({"type": "score", "player": name, "round": number, "points": number * 3 - seat})
+    ui.frames(4)
+    screen.board.ids.scroll.scroll_y = 0
+    ui.frames(3)
+    ui.settle()
+    layer = screen.ids.still.__self__
+    row, strips = screen._rows[19], [w for w in screen.board.walk(restrict=True) if type(w).__name__ == "PadStrip"]
+    assert len(strips) == 2 and all(box.layer is layer for box in [*screen._rows, *strips])
+    width, height = layer.fbo.size
+    score(ui, screen, 20, 2, "99")
+    assert session.state.cells[19][2] == 99 and screen.board.leader.startswith("Cy leads")
+    patched = list(layer.patched)
+    assert patched, "drawn again only where it changed"
+    assert sum(w * h for _x, _y, w, h in patched) < width * height / 2
+    (x0, y0), (x1, y1) = (row.to_window(*corner) for corner in (row.pos, (row.right, row.top)))
+    assert any(x <= x0 and y <= y0 and x + w >= x1 and y + h >= y1 for x, y, w, h in patched), "the round's row"
+    shown = bytes(layer.fbo.pixels)
+    assert _whole_again(ui, layer) == shown, "the board patched shows what it shows drawn whole"
 
 
 def test_boxes_side_by_side_are_drawn_in_one_pass_and_far_apart_in_their_own() -> None:

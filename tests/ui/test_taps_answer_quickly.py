@@ -223,7 +223,7 @@ def test_a_move_reaches_its_screen_in_the_frame_that_answers_the_tap(ui: Any, mo
     screen = ui.start_game("score-pad", ["Ann", "Bo"])
     screen.session.act({"type": "name", "title": "Carcassonne"})
     ui.frames(4)
-    cell = screen._rows[0][1]
+    cell = screen._rows[0].cells[0]
     ui.touch_in_a_frame(cell)
     pad = ui.window.children[0]
     assert pad.__class__.__name__ == "NumberPadPopup"

@@ -4,6 +4,10 @@ Thin over its presenter (`ui.presenters.score_pad`): the presenter says what eve
 shows and builds each action; this module lays them out and passes taps back. The grid's cells are made once
 and their words changed in place (a round added adds one row), so a tap on a long pad (20 rounds × 5 players)
 is answered as quickly as on a short one (`bench/bench_score_pad.py`).
+
+Each round's row, the totals and the row of Add round and End are drawn into buffers of their own
+(`ui.widgets.layer.StillBox`): OK on the number pad changes a cell, its player's total and who leads, and the
+board then draws again only those three strips, not every cell of the pad (issue 26).
 """
 
 from __future__ import annotations
@@ -30,18 +34,19 @@ from ui.presenters.score_pad import CellShown, NumberPad, PadShown
 from ui.screens.base import CONFIRM_MARGIN, GameScreen
 from ui.theme import rgba
 from ui.widgets.fitted_popup import FittedPopup
+from ui.widgets.layer import StillBox
 from ui.widgets.lists import FitScroll  # noqa: F401  (score_pad.kv's grid: a tap on a cell that fits is not held back)
 
 ROUND_WIDTH = 64
 """The round numbers' column, in dp."""
-
-
 CELL_HEIGHT = 52
+"""A round's row, in dp: a finger wide, and five rounds in sight under the heads at 800×480."""
+COLUMN_SPACING = 8
+"""dp between the columns: the round numbers', each player's; the heads and totals keep it too (score_pad.kv)."""
 EAGER_ROWS = 5
 """Rows of cells made at once when many are missing: more than the grid shows at 800×480."""
 LATER_ROWS = 4
 """Rows made a frame, after those, below the fold."""
-"""A round's row, in dp: a finger wide, and five rounds in sight under the heads at 800×480."""
 
 
 def _cell_font(widget: Any, *_: Any) -> None:
@@ -85,6 +90,29 @@ class RoundNumber(Label):
             size_hint=(None, None), width=dp(ROUND_WIDTH), height=dp(CELL_HEIGHT), color=theme.MUTED,
             font_size=sp(18), **kwargs,
         )  # fmt: skip
+
+
+class PadRow(StillBox):
+    """A round's row: its number, then a cell per player (`cells`), drawn into a buffer of its own (`StillBox`)."""
+
+    def __init__(self, number: int, players: int, on_cell: Callable[[PadCell], object]) -> None:
+        super().__init__(size_hint_y=None, height=dp(CELL_HEIGHT))
+        line = BoxLayout(spacing=dp(COLUMN_SPACING))
+        line.add_widget(RoundNumber(text=str(number)))
+        self.cells: list[PadCell] = []
+        for _ in range(players):
+            cell = PadCell()
+            # On press: a grid that scrolls hands a tap on to its cell only once the finger is up, and its
+            # release 0.2 s after that (Kivy's ScrollView): the pad opens as soon as the tap is known.
+            cell.bind(on_press=on_cell)
+            line.add_widget(cell)
+            self.cells.append(cell)
+        self.add_widget(line)
+
+
+class PadStrip(StillBox):
+    """A strip of the board drawn into a buffer of its own (`StillBox`): the totals, and Add round and End with who
+    leads between them. OK on a cell changes both, and the board draws again only them and the cell's row."""
 
 
 class ColumnHead(Label):
@@ -225,7 +253,7 @@ class ScorePadScreen(GameScreen):
         self._naming: NamingBoard | None = None  # made only while the game has no name: a resumed pad has one
         self.board = ScorePadBoard(screen=self)
         self.shown: PadShown | None = None
-        self._rows: list[list[PadCell]] = []
+        self._rows: list[PadRow] = []
         self._totals: list[TotalCell] = []
         self._built_for = 0
         self._growing: Any = None
@@ -278,9 +306,8 @@ class ScorePadScreen(GameScreen):
     def _build_columns(self, shown: PadShown) -> None:
         if self._built_for:
             return
-        self._built_for = count = len(shown.columns)
+        self._built_for = len(shown.columns)
         board = self.board
-        board.ids.grid.cols = count + 1
         for column in shown.columns:
             board.ids.heads.add_widget(ColumnHead(column.player, rgba(column.colour or "#3d4557")))
             total = TotalCell()
@@ -297,19 +324,11 @@ class ScorePadScreen(GameScreen):
         grid = self.board.ids.grid
         wanted = rounds if rounds - len(self._rows) <= EAGER_ROWS else len(self._rows) + EAGER_ROWS
         while len(self._rows) < wanted:
-            row: list[Any] = [RoundNumber(text=str(len(self._rows) + 1))]
-            for _ in range(count):
-                cell = PadCell()
-                # On press: a grid that scrolls hands a tap on to its cell only once the finger is up, and its
-                # release 0.2 s after that (Kivy's ScrollView): the pad opens as soon as the tap is known.
-                cell.bind(on_press=self.open_pad)
-                row.append(cell)
-            for widget in row:
-                grid.add_widget(widget)
+            row = PadRow(len(self._rows) + 1, count, self.open_pad)
+            grid.add_widget(row)
             self._rows.append(row)
         while len(self._rows) > rounds:  # an undone round goes again
-            for widget in self._rows.pop():
-                grid.remove_widget(widget)
+            grid.remove_widget(self._rows.pop())
         if len(self._rows) < rounds and self._growing is None:
             self._growing = Clock.schedule_once(lambda _dt: self._grow(), 0)
 
@@ -328,7 +347,7 @@ class ScorePadScreen(GameScreen):
 
     def _fill(self, shown: PadShown) -> None:
         for cells, row in zip(shown.rows, self._rows, strict=False):
-            for cell, widget in zip(cells, row[1:], strict=True):
+            for cell, widget in zip(cells, row.cells, strict=True):
                 widget.cell = cell
                 widget.text = cell.text
                 widget.disabled = not shown.tappable
