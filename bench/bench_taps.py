@@ -51,7 +51,10 @@ from typing import Any
 from bench.report import line
 
 HERE = Path(__file__).parent
-ROUNDS = int(os.environ.get("BENCH_TAPS_ROUNDS", "3"))
+ROUNDS = int(os.environ.get("BENCH_TAPS_ROUNDS", "5"))
+"""Rounds; each tap's figure is its median over them. Five, as the score pad's and the idle figures: with three,
+the tap on Quinque's formation read 1.80× and 2.03× in two whole runs of the same code, its baseline (a bare
+popup) 4–7 ms from round to round (2026-11-29)."""
 FIRSTS = int(os.environ.get("BENCH_TAPS_FIRSTS", "3"))
 """Children that only start Quark at the first frame (the very first tap after start-up)."""
 SETTLE = float(os.environ.get("BENCH_TAPS_SETTLE", "2.0"))
