@@ -3,6 +3,7 @@ points typed on the big number pad, End asked first, and the wins on home under 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -138,17 +139,23 @@ def test_a_nameless_start_is_refused_with_one_sentence(ui: Any) -> None:
     assert not screen.session.moves
 
 
+def long_pad(ui: Any, points: Callable[[int, int], int]) -> Any:
+    """The screen of a score pad of 20 rounds × 5 players, every cell scored: `points(round, seat)`."""
+    names = ["Ann", "Bo", "Cy", "Dee", "Eve"]
+    screen = ui.start_game("score-pad", names)
+    screen.session.act({"type": "name", "title": "Carcassonne"})
+    for number in range(1, 21):
+        for seat, name in enumerate(names):
+            screen.session.act({"type": "score", "player": name, "round": number, "points": points(number, seat)})
+    ui.frames(4)
+    return screen
+
+
 def test_twenty_rounds_of_five_players_scroll_and_every_cell_is_a_finger_wide(ui: Any) -> None:
     """Issue 27: "a score pad of 20 rounds × 5 players" stays usable: the rounds scroll under fixed heads and
     totals, every cell at least 48 px both ways, and a tap on the last round's cell opens its pad."""
-    names = ["Ann", "Bo", "Cy", "Dee", "Eve"]
-    screen = ui.start_game("score-pad", names)
+    screen = long_pad(ui, lambda number, seat: number * (seat + 1) - 7)
     session = screen.session
-    session.act({"type": "name", "title": "Carcassonne"})
-    for number in range(1, 21):
-        for seat, name in enumerate(names):
-            session.act({"type": "score", "player": name, "round": number, "points": number * (seat + 1) - 7})
-    ui.frames(4)
     assert len(screen._rows) == 20
     cells = [cell for row in screen._rows for cell in row.cells]
     assert all(cell.width >= 48 and cell.height >= 48 for cell in cells)

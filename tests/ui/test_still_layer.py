@@ -88,16 +88,10 @@ def test_ok_on_a_score_pad_cell_draws_the_board_again_only_in_its_round_the_tota
     """A score pad of 20 rounds × 5 players, scrolled to its last rounds: OK on a cell of round 20 changes the cell,
     its player's total ("running totals and who leads", issue 27) and who leads. The board is drawn again only
     within that round's row, the totals and the row under them, and shows what it shows drawn whole."""
-    from tests.ui.test_score_pad_screen import score
+    from tests.ui.test_score_pad_screen import long_pad, score
 
-    names = ["Ann", "Bo", "Cy", "Dee", "Eve"]
-    screen = ui.start_game("score-pad", names)
+    screen = long_pad(ui, lambda number, seat: number * 3 - seat)
     session = screen.session
-    session.act({"type": "name", "title": "Carcassonne"})
-    for number in range(1, 21):
-        for seat, name in enumerate(names):
-            session.act({"type": "score", "player": name, "round": number, "points": number * 3 - seat})
-    ui.frames(4)
     screen.board.ids.scroll.scroll_y = 0
     ui.frames(3)
     ui.settle()
