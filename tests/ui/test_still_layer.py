@@ -104,7 +104,9 @@ def test_ok_on_a_score_pad_cell_draws_the_board_again_only_in_its_round_the_tota
     patched = list(layer.patched)
     assert patched, "drawn again only where it changed"
     assert sum(w * h for _x, _y, w, h in patched) < width * height / 2
-    (x0, y0), (x1, y1) = (row.to_window(*corner) for corner in (row.pos, (row.right, row.top)))
+    left, bottom = layer.to_window(layer.x, layer.y)  # the buffer's pixel (0, 0) on the window
+    corners = (row.to_window(*row.pos), row.to_window(row.right, row.top))
+    (x0, y0), (x1, y1) = ((x - left, y - bottom) for x, y in corners)
     assert any(x <= x0 and y <= y0 and x + w >= x1 and y + h >= y1 for x, y, w, h in patched), "the round's row"
     shown = bytes(layer.fbo.pixels)
     assert _whole_again(ui, layer) == shown, "the board patched shows what it shows drawn whole"
