@@ -45,3 +45,24 @@ def test_a_word_wider_than_the_box_steps_the_font_down_rather_than_split(ui: Any
     sized = Label(text="Bartholomew", size_hint=(None, None), size=(130, 120))
     fitting.fit_text(sized, (30, 20, 14))
     assert CoreLabel(font_size=sized.font_size).get_extents("Bartholomew")[0] <= sized.text_size[0]
+
+
+def test_a_label_named_by_its_kv_id_and_gone_before_its_next_fitting_is_let_go(ui: Any) -> None:
+    """A kv id is a weak proxy: a screen closed and collected between a new size and the frame that fits its top
+    bar's words (`test_idle_clock` in a whole run) made that frame raise ReferenceError. The fitting holds the
+    label itself, which is let go with it."""
+    import gc
+    import weakref
+
+    from kivy.lang import Builder
+
+    holder = Builder.load_string("BoxLayout:\n    Label:\n        id: words\n        text: 'Bartholomew Kemp'\n")
+    proxy = holder.ids.words
+    fitting.fit_text(proxy, smallest=10)
+    label = weakref.ref(proxy.__self__)
+    proxy.size = (90, 40)  # its fitting is due in the next frame
+    del holder, proxy
+    gc.collect()
+    ui.frames(2)
+    gc.collect()
+    assert label() is None, "nothing but the fitting's own frame held it, and that is over"

@@ -30,6 +30,8 @@ def fit_text(widget: Any, sizes: Sequence[float] | None = None, *, smallest: flo
     first", a simulated button, a long capture and a player's name in Quark's tables were cut short with "…";
     now they wrap, and only if the lines are still too many for the box does the font shrink.
     """
+    # A kv id is a weak proxy, dead once its widget is collected, maybe before the frame that fits a new size.
+    widget = getattr(widget, "__self__", widget)
     steps = [sp(size) for size in sizes] if sizes is not None else _steps_down(float(widget.font_size), sp(smallest))
 
     def fit(*_: Any) -> None:
