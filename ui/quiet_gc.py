@@ -117,6 +117,12 @@ def collect_if_quiet(now: float | None = None) -> bool:
     return True
 
 
+def answering() -> bool:
+    """Whether a touch's answer is still being made: no frame drawn since the touch, and something left to draw.
+    The loading ahead waits for it as the full collections do (`ui.app`)."""
+    return not _answered()
+
+
 def _answered() -> bool:
     """Whether the last touch's answer is on the screen: a frame drawn since, or frames gone by with nothing to
     draw (a touch on nothing changes nothing: waiting for a draw then would put off every full collection)."""
