@@ -153,7 +153,7 @@ class CompanionApp(App):
         """Pieces of what a tap will need (a module, a rules file) for `WARM_SLICE` seconds at most (a piece
         is never cut), then the rest from the next frame on: a touch waits for one slice at most, one begun before
         it; none begins until a frame has shown its answer."""
-        if quiet_gc.answering():  # a touch's answer is being made: it gets the frame, and the loading waits
+        if not quiet_gc.answered():  # a touch's answer is being made: it gets the frame, and the loading waits
             Clock.schedule_once(self._warm_next, 0)
             return
         started = time.perf_counter()

@@ -108,7 +108,7 @@ def collect_if_quiet(now: float | None = None) -> bool:
     since = now - float(_state["touched"])
     if since < ANSWER_SECONDS or (pending < MOST_PENDING and since < QUIET_SECONDS):
         return False
-    if not _answered():
+    if not answered():
         return False  # a tap that took longer than ANSWER_SECONDS: its answer is not on the screen yet
     gc.collect()
     if not _state["frozen"]:
@@ -117,15 +117,10 @@ def collect_if_quiet(now: float | None = None) -> bool:
     return True
 
 
-def answering() -> bool:
-    """Whether a touch's answer is still being made: no frame drawn since the touch, and something left to draw.
-    The loading ahead waits for it as the full collections do (`ui.app`)."""
-    return not _answered()
-
-
-def _answered() -> bool:
+def answered() -> bool:
     """Whether the last touch's answer is on the screen: a frame drawn since, or frames gone by with nothing to
-    draw (a touch on nothing changes nothing: waiting for a draw then would put off every full collection)."""
+    draw (a touch on nothing changes nothing: waiting for a draw then would put off every full collection).
+    The loading ahead waits for it as the full collections do (`ui.app`)."""
     from kivy.clock import Clock
 
     if _state["drawn"]:
