@@ -123,11 +123,14 @@ def first_frame():
         seen["tapped"] = type(app.start_game("quark", app.home.options())).__name__
 
     def done(_dt):
+        from kivy.cache import Cache
+
         if app.warming is not None:
             return True
         seen["after_warm_up"] = sorted(sys.modules)
         seen["collecting_after"] = gc.isenabled()
         seen["kv_after_warm_up"] = loaded_kv()
+        seen["theme_atlas_after_warm_up"] = Cache.get("kv.atlas", "data/images/defaulttheme") is not None
         seen["frames"] = frames
         seen["showing"] = app.screens.current
         app.stop()
@@ -169,6 +172,8 @@ def test_start_up_draws_home_without_the_games_then_loads_them_in_slices(xvfb: s
     assert "ui.screens.home_popups" in after
     kv_after = "\n".join(seen["kv_after_warm_up"])  # type: ignore[arg-type]
     assert all(name in kv_after for name in KV_FILES), kv_after
+    # And Kivy's theme atlas, which every game screen shows and the first one opened used to load on its tap.
+    assert seen["theme_atlas_after_warm_up"] is True
     # ...in slices over several frames, never all at once.
     frames: list[int] = seen["frames"]  # type: ignore[assignment]
     assert len(frames) >= 2 * len(GAME_SCREENS) and len(set(frames)) >= 3, frames
@@ -346,6 +351,8 @@ def first_frame():
         finger.touch_up()
 
     def done(_dt):
+        from kivy.cache import Cache
+
         if app.warming is not None or "shown" not in order:
             return True
         app.stop()

@@ -84,12 +84,14 @@ def _screen_in(module: ModuleType) -> type[GameScreen]:
 
 def warm_ups() -> Iterator[Callable[[], object]]:
     """What a tap will need, one piece at a time (a module or a rules file, a few milliseconds each), in the
-    order a table most likely needs it: a game's session and screen, each game's rules and screen in home's
-    order, then the other taps' screens and popups. Each piece is what the tap would otherwise load itself."""
+    order a table most likely needs it: a game's session and screen (and Kivy's theme images), each game's rules
+    and screen in home's order, then the other taps' screens and popups. Each piece is what the tap would
+    otherwise load itself."""
     from companion import games
 
     yield partial(importlib.import_module, "companion.session")
     yield from _module_and_rules("ui.screens.base")
+    yield _theme_images
     for game in games.names():
         yield partial(games.game, game)  # its rules, views and settings
         if game not in _registered:
@@ -97,6 +99,18 @@ def warm_ups() -> Iterator[Callable[[], object]]:
         yield partial(screen_class, game)  # its rules file
     for module in AFTER_THE_GAMES:
         yield from _module_and_rules(module)
+
+
+THEME_IMAGES = "atlas://data/images/defaulttheme/button_pressed"
+"""An image of Kivy's theme: its buttons' and fields' looks are one atlas (one PNG, 3-5 ms to read and upload), which
+the first game screen after start-up loaded on its tap (home shows none of it)."""
+
+
+def _theme_images() -> object:
+    """Kivy's theme atlas, loaded: Kivy keeps it for as long as the app runs (its cache "kv.atlas")."""
+    from kivy.core.image import Image as CoreImage
+
+    return CoreImage(THEME_IMAGES)
 
 
 def _module_and_rules(module: str) -> Iterator[Callable[[], object]]:
