@@ -38,7 +38,7 @@ import os
 import shutil
 import stat
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,6 +94,27 @@ def sentence(found: Sequence[Trouble]) -> str | None:
     named = whats[0] if len(whats) == 1 else ", ".join(whats[:-1]) + " and " + whats[-1]
     logs = "; its log goes to standard error only" if any(what.endswith("log") for what in whats) else ""
     return f"The companion runs without {named} ({'; '.join(whys)}){logs}."
+
+
+NO_SCREEN = (
+    "No screen to draw on: neither DISPLAY nor WAYLAND_DISPLAY is set; on the Pi's touchscreen without a desktop "
+    "run `companion run --appliance`, from SSH to a desktop that shows use `DISPLAY=:0 companion run`, and to draw "
+    "off screen on purpose set SDL_VIDEODRIVER=offscreen."
+)
+"""Said instead of opening a window that nobody would see: without a display SDL picks its off-screen driver and
+says nothing, so the app would seem to run (a developer over SSH)."""
+
+
+def screen_missing(environ: Mapping[str, str], *, appliance: bool, platform: str = sys.platform) -> str | None:
+    """`NO_SCREEN` when a window opened with `environ` would be drawn on no screen; None when it has one.
+
+    The appliance draws on the console's screen itself (KMS/DRM); elsewhere than on Linux SDL finds its own
+    screen; a video driver named on purpose (a test's `offscreen`) is SDL's choice to make."""
+    if appliance or not platform.startswith("linux") or environ.get("SDL_VIDEODRIVER"):
+        return None
+    if environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"):
+        return None
+    return NO_SCREEN
 
 
 def prepare(*, appliance: bool = False, width: int = 800, height: int = 480) -> list[Trouble]:

@@ -32,6 +32,9 @@ if TYPE_CHECKING:  # sessions are loaded by the commands that play (`companion r
 EXIT_BAD_INPUT = 2
 """Bad arguments, an unreadable actions file, or a games file that is not ours or is in use."""
 
+EXIT_NO_SCREEN = 3
+"""A window was asked for where there is no screen to draw it on (`boot.NO_SCREEN` says what to do)."""
+
 EXIT_CLOSED_PIPE = 141
 """Standard output was closed early (piped into `head`): the command stops quietly, as if SIGPIPE ended it."""
 
@@ -601,10 +604,15 @@ def run(args: argparse.Namespace, *, on_first_frame: Callable[[], None] | None =
     """Open the app. Kivy is imported last, after its environment is set."""
     from ui import quiet_gc
 
-    quiet_gc.hold()  # no garbage collection until home's first frame is drawn
     appliance = bool(getattr(args, "appliance", False))
-    width, height = _size(getattr(args, "size", "800x480"))
     from ui import boot, logs
+
+    no_screen = boot.screen_missing(os.environ, appliance=appliance)
+    if no_screen:
+        print(no_screen, file=sys.stderr)
+        return EXIT_NO_SCREEN
+    quiet_gc.hold()  # no garbage collection until home's first frame is drawn
+    width, height = _size(getattr(args, "size", "800x480"))
 
     troubles = boot.prepare(appliance=appliance, width=width, height=height)
     logs.start()  # after Kivy's own logging, which importing Kivy set up: ours to stderr (the journal) and a file

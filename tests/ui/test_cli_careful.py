@@ -16,7 +16,7 @@ import pytest
 
 from tests.support import fault_corpus
 from tests.support.fault_corpus import Corpus
-from ui import cli
+from ui import boot, cli
 
 # Its module fixture is made once: its tests stay on one worker (`make test` runs --dist loadgroup).
 pytestmark = pytest.mark.xdist_group("test_cli_careful")
@@ -200,3 +200,38 @@ def test_play_says_a_repair_made_while_reading_the_game(closed: Corpus, tmp_path
     played = companion("play", "--resume", "--db", str(path), "--actions", "-", home=tmp_path, stdin="")
     assert "Traceback" not in played.stderr
     assert "damaged" in played.stderr, (played.returncode, played.stderr)
+
+
+NO_SCREEN_ENV = ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")
+
+
+def test_run_without_a_screen_says_so_in_one_sentence_and_opens_nothing(tmp_path: Path) -> None:
+    """Bad input gets "one clear sentence and loses nothing": `companion run` over SSH, with no DISPLAY, used to
+    open its window on SDL's off-screen driver, silently, and seem to run with nothing on any screen."""
+    env = {key: value for key, value in os.environ.items() if key not in NO_SCREEN_ENV and not key.startswith("KIVY")}
+    env.update(COMPANION_HOME=str(tmp_path / "home"))
+    done = subprocess.run(
+        [sys.executable, "-m", "ui.cli", "run"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=DEADLINE
+    )
+    assert done.returncode == cli.EXIT_NO_SCREEN
+    assert done.stderr == boot.NO_SCREEN + "\n" and done.stdout == ""
+    assert boot.NO_SCREEN.count(". ") == 0 and boot.NO_SCREEN.endswith(".")  # one sentence
+    assert not (tmp_path / "home").exists()  # no games file, no Kivy settings, no log: nothing was started
+
+
+@pytest.mark.parametrize(
+    ("environ", "appliance", "platform"),
+    [
+        ({"DISPLAY": ":0"}, False, "linux"),
+        ({"WAYLAND_DISPLAY": "wayland-0"}, False, "linux"),
+        ({"SDL_VIDEODRIVER": "offscreen"}, False, "linux"),  # off screen on purpose (a test, a benchmark)
+        ({}, True, "linux"),  # the appliance draws on the console's screen itself (KMS/DRM)
+        ({}, False, "darwin"),  # SDL finds the screen itself
+    ],
+)
+def test_a_screen_to_draw_on_is_not_questioned(environ: dict[str, str], appliance: bool, platform: str) -> None:
+    assert boot.screen_missing(environ, appliance=appliance, platform=platform) is None
+
+
+def test_an_empty_display_is_no_screen() -> None:
+    assert boot.screen_missing({"DISPLAY": ""}, appliance=False, platform="linux") == boot.NO_SCREEN
