@@ -600,3 +600,32 @@ def test_a_tap_draws_again_only_the_tiles_whose_look_it_changes(ui: Any) -> None
     assert key[0] in drawn
     assert drawn == changed
     assert len(drawn) < len(renders) / 2
+
+
+def test_the_spaces_a_move_step_shows_are_made_ahead_while_the_board_waits(ui: Any, monkeypatch: Any) -> None:
+    """Issue 26: "Every tap answered quickly", the first one too. The first tap that showed the formation's empty
+    spaces (a mark, which begins the move step) made every space's buffer itself: some twenty-six, 70 ms, where
+    a later tap made none. They are made ahead, one a frame, while the board waits, and drawn into their
+    buffers; the tap then only places them."""
+    from ui.dispatch import clock_dispatcher
+    from ui.screens.quinque import QuinqueSpace
+
+    monkeypatch.setattr(ui.table, "dispatch", clock_dispatcher)  # the moves reach the screen as in the app
+    screen = ui.start_game("quinque", ["Ann", "Bo"])
+    play_along(screen, actions_of("quinque-row-win.jsonl")[:7])
+    ui.frames(2)
+    assert screen.session.public_view()["step"] != "move" and not screen.spaces  # none shown yet
+    assert ui.wait_until(lambda: len(screen._idle_spaces) >= screen.spaces_wanted())
+    ahead = {id(space) for space in screen._idle_spaces}
+    assert not any(space.fbo.needs_redraw for space in screen._idle_spaces)  # drawn ahead, not on the tap
+    made: list[QuinqueSpace] = []
+    made_by_the_screen = screen._new_space
+    monkeypatch.setattr(screen, "_new_space", lambda at: made.append(made_by_the_screen(at)) or made[-1])
+
+    shown = screen.shown
+    key = next(k for k in screen.spots if (t := shown.tap_skydiver(*k)).action and not t.error)
+    touch_in_a_frame(ui, screen, screen.spots[key])
+    ui.frames(2)
+    assert screen.session.public_view()["step"] == "move" and screen.spaces
+    assert not made, f"{len(made)} spaces made on the tap"
+    assert {id(space) for space in screen.spaces.values()} <= ahead

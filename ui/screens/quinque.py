@@ -32,9 +32,9 @@ from kivy.uix.widget import Widget
 
 from companion.game import Action, GameView
 from companion.games.quinque.board import Corner, Pos
-from ui import theme
+from ui import quiet_gc, theme
 from ui.presenters.quinque import CellShown, QuinqueShown, Tap, present
-from ui.screens.base import GameScreen
+from ui.screens.base import AHEAD_SECONDS, GameScreen
 from ui.widgets.layer import StillBox
 from ui.widgets.shapes import CLEAR, WhileSeen, outline
 
@@ -44,6 +44,8 @@ FITS_AGAIN = "The formation fits the right way round again: tap Centre to turn i
 Origin = Callable[[Pos], tuple[float, float]]
 EDGE_WIDTH = 2.5
 """How wide a lit space's edge is (dp)."""
+SPACES_GROWN = 5
+"""Empty spaces a tile added can bring to the formation's ring at most (its neighbours that were not there)."""
 
 
 def cell_size() -> float:
@@ -221,7 +223,10 @@ class QuinqueScreen(GameScreen):
         self._spare_spaces: dict[Pos, QuinqueSpace] = {}
         self._colours: object = None  # what a tile's colours and corners are drawn from (`draw`)
         # Spaces let go, kept to be placed again: each is a buffer, which costs a new space more than its drawing.
+        # Made ahead too, one a frame while the board waits: the first tap that shows the spaces (the first move
+        # step) made some twenty-six, 70 ms, where a later one makes none.
         self._idle_spaces: list[QuinqueSpace] = []
+        self._spaces_ahead = Clock.create_trigger(self._make_space_ahead, AHEAD_SECONDS)
         # Drawn before the next frame (-1): a tap's change after the touch has been dispatched, in the very frame
         # that answers it, and a new screen's formation in its first frame. On the next tick, the old formation
         # would be drawn once more first, and a new screen drawn once with an empty board. A new screen is drawn
@@ -320,6 +325,7 @@ class QuinqueScreen(GameScreen):
         self._idle_spaces.extend(self._spare_spaces.values())
         self._spare_tiles, self._spare_spaces = {}, {}
         self._ring_line(formation, shown.line_ends, origin)
+        self._spaces_ahead()
 
     def centre(self) -> None:
         """Centre the formation in the board (turned a quarter if it is wider than the board): the one way it
@@ -396,8 +402,7 @@ class QuinqueScreen(GameScreen):
             space = self._idle_spaces.pop()
             space.at = cell.at
         if space is None:
-            space = QuinqueSpace(cell.at)
-            space.bind(on_press=lambda w: self.touch_space(w.at))
+            space = self._new_space(cell.at)
         if space.drawn_as != (cell, pos):
             space.pos, space.size = (pos[0] + inset, pos[1] + inset), (cell_size() - 2 * inset,) * 2
             space.back, space.edge = (theme.LIT_SPACE, theme.ACCENT) if cell.lit else (theme.SPACE, CLEAR)
@@ -406,6 +411,29 @@ class QuinqueScreen(GameScreen):
             formation.add_widget(space, index=len(formation.children))  # under every tile
         self.spaces[cell.at] = space
         formation.ids[f"space_{cell.at[0]}_{cell.at[1]}"] = space  # named by its place: a moved tile is another place
+
+    def _new_space(self, at: Pos) -> QuinqueSpace:
+        space = QuinqueSpace(at, size=(cell_size() - 2 * edge(),) * 2)
+        space.bind(on_press=lambda w: self.touch_space(w.at))
+        return space
+
+    def spaces_wanted(self) -> int:
+        """How many spaces the next taps may show: the ring of empty places around the tiles, and those a tile
+        added would bring."""
+        tiles = {cell.at for cell in self.shown.cells if cell.kind == "tile"} if self.shown else set()
+        ring = {(c + dc, r + dr) for c, r in tiles for dc in (-1, 0, 1) for dr in (-1, 0, 1)} - tiles
+        return len(ring) + SPACES_GROWN
+
+    def _make_space_ahead(self, _dt: float) -> None:
+        """One space a frame, drawn into its buffer, until there are as many as the next taps may show. A touch
+        waits for one space's making at most; none is begun while a touch waits for its answer."""
+        if self._closed or len(self.spaces) + len(self._idle_spaces) >= self.spaces_wanted():
+            return
+        if quiet_gc.answered():
+            space = self._new_space((0, 0))
+            space.draw_now()
+            self._idle_spaces.append(space)
+        Clock.schedule_once(self._make_space_ahead, 0)
 
     def _add_tile(self, formation: QuinqueFormation, cell: CellShown, pos: tuple[float, float]) -> None:
         tile = self._spare_tiles.pop(cell.at, None) or QuinqueTile(cell.at)
