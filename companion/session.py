@@ -92,6 +92,8 @@ class Session(Generic[S, PV, OV]):
         self._viewed: tuple[S, PV] | None = None  # the last state's view (`view`)
         self._elapsed = elapsed
         self._running_since: float | None = clock() if running else None
+        self.abandoned = False
+        """Whether the table ended it without a result (`abandon`): it is over, though it has no outcome."""
 
     # -- starting ----------------------------------------------------------
 
@@ -361,6 +363,7 @@ class Session(Generic[S, PV, OV]):
     def abandon(self) -> None:
         """Leave the game unfinished for good (it is no longer offered for resume)."""
         self.store.abandon(self.game_id, self._clock())
+        self.abandoned = True
 
     # -- the game clock -----------------------------------------------------
 

@@ -341,9 +341,10 @@ class CompanionApp(App):
         return screen
 
     def go_home(self) -> None:
-        # A game left half-way waits on home's Unfinished page, at the top with Resume; after a finished one,
-        # home opens on the new games.
-        left_unfinished = self.session is not None and self.session.outcome is None
+        # A game left half-way waits on home's Unfinished page, at the top with Resume; after a finished one, or
+        # one ended without a result (which that page no longer offers), home opens on the new games.
+        session = self.session
+        left_unfinished = session is not None and session.outcome is None and not session.abandoned
         self.home.show_tab("unfinished" if left_unfinished else "games")
         self.screens.current = "home"
         self._drop_game_screen()

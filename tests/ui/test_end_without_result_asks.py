@@ -43,6 +43,8 @@ def test_end_without_a_result_asks_first_and_no_keeps_the_game(ui: Any) -> None:
     ui.settle()
     assert ui.screen is not screen and ui.screen.name == "home"
     assert ui.store.unfinished() is None, "ended: no longer offered to carry on"
+    # Home opens on the new games: its Unfinished page no longer has the game, and would greet the table empty.
+    assert ui.screen.tab == "games"
 
 
 def test_a_double_tap_on_end_only_asks(ui: Any) -> None:
