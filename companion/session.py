@@ -235,6 +235,11 @@ class Session(Generic[S, PV, OV]):
         return self.game.outcome(self.state)
 
     @property
+    def unfinished(self) -> bool:
+        """Whether the game waits to be carried on: no outcome yet, and not ended without a result."""
+        return self.outcome is None and not self.abandoned
+
+    @property
     def current_player(self) -> str | None:
         return self.game.current_player(self.state)
 

@@ -343,8 +343,7 @@ class CompanionApp(App):
     def go_home(self) -> None:
         # A game left half-way waits on home's Unfinished page, at the top with Resume; after a finished one, or
         # one ended without a result (which that page no longer offers), home opens on the new games.
-        session = self.session
-        left_unfinished = session is not None and session.outcome is None and not session.abandoned
+        left_unfinished = self.session is not None and self.session.unfinished
         self.home.show_tab("unfinished" if left_unfinished else "games")
         self.screens.current = "home"
         self._drop_game_screen()
@@ -426,7 +425,7 @@ class CompanionApp(App):
             if isinstance(screen, base.GameScreen) and screen.name != self.screens.current:
                 self.screens.remove_widget(screen)
                 session = self.session
-                if session is not None and screen.session is session and session.outcome is None:
+                if session is not None and screen.session is session and session.unfinished:
                     self.kept.keep(screen)  # left unfinished: Resume shows it again as it was
                 else:
                     screen.close()

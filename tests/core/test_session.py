@@ -248,9 +248,12 @@ def test_an_abandoned_game_is_neither_resumed_nor_in_the_history(tiny):
     store = Store.in_memory()
     session = start(store, "Ann", "Bo")
     session.act({"type": "pass", "player": "Ann"})
+    assert session.unfinished
     session.abandon()
     assert store.unfinished() is None
     assert store.finished() == [] and store.win_counts() == {}
+    # Over without an outcome: nothing waits for it (home opens on the new games; its screen is not kept).
+    assert session.outcome is None and session.abandoned and not session.unfinished
 
 
 def test_undo_keeps_a_pause_the_table_chose_but_restarts_a_clock_stopped_by_the_end(tiny):
