@@ -15,7 +15,7 @@ afterwards. What may be done comes from the legal actions, never from words.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -137,6 +137,12 @@ class QuinqueShown:
 # -- presenting --------------------------------------------------------------------------------
 
 
+
+def empty_ring(tiles: Iterable[Pos]) -> set[Pos]:
+    """The empty places around the tiles (beside them and corner to corner): where the move step shows spaces."""
+    placed = set(tiles)
+    return {(c + dc, r + dr) for c, r in placed for dc in (-1, 0, 1) for dr in (-1, 0, 1)} - placed
+
 def present(
     view: QuinqueView,
     legal: Sequence[Action],
@@ -175,8 +181,7 @@ def present(
     tiles = {t.at: t for t in view.tiles}
     cells: list[CellShown] = []
     if (view.step == "move" or chosen is not None) and tiles:  # a tile chosen before the mark moves first
-        around = {(c + dc, r + dr) for c, r in tiles for dc in (-1, 0, 1) for dr in (-1, 0, 1)}
-        cells += [CellShown(at, "space", lit=at in lit) for at in sorted(around - set(tiles), key=_row_major)]
+        cells += [CellShown(at, "space", lit=at in lit) for at in sorted(empty_ring(tiles), key=_row_major)]
     cells += [CellShown(at, "open", skydivers(at, None)) for at in opens if chosen is None]
     for at, tile in tiles.items():
         cells.append(

@@ -33,7 +33,7 @@ from kivy.uix.widget import Widget
 from companion.game import Action, GameView
 from companion.games.quinque.board import Corner, Pos
 from ui import quiet_gc, theme
-from ui.presenters.quinque import CellShown, QuinqueShown, Tap, present
+from ui.presenters.quinque import CellShown, QuinqueShown, Tap, empty_ring, present
 from ui.screens.base import AHEAD_SECONDS, GameScreen
 from ui.widgets.layer import StillBox
 from ui.widgets.shapes import CLEAR, WhileSeen, outline
@@ -223,8 +223,8 @@ class QuinqueScreen(GameScreen):
         self._spare_spaces: dict[Pos, QuinqueSpace] = {}
         self._colours: object = None  # what a tile's colours and corners are drawn from (`draw`)
         # Spaces let go, kept to be placed again: each is a buffer, which costs a new space more than its drawing.
-        # Made ahead too, one a frame while the board waits: the first tap that shows the spaces (the first move
-        # step) made some twenty-six, 70 ms, where a later one makes none.
+        # Made ahead too, one a frame while the board waits: the first tap that showed the spaces (the first move
+        # step) made some twenty-six itself: 59 ms, where a later tap takes 10.
         self._idle_spaces: list[QuinqueSpace] = []
         self._spaces_ahead = Clock.create_trigger(self._make_space_ahead, AHEAD_SECONDS)
         # Drawn before the next frame (-1): a tap's change after the touch has been dispatched, in the very frame
@@ -420,9 +420,8 @@ class QuinqueScreen(GameScreen):
     def spaces_wanted(self) -> int:
         """How many spaces the next taps may show: the ring of empty places around the tiles, and those a tile
         added would bring."""
-        tiles = {cell.at for cell in self.shown.cells if cell.kind == "tile"} if self.shown else set()
-        ring = {(c + dc, r + dr) for c, r in tiles for dc in (-1, 0, 1) for dr in (-1, 0, 1)} - tiles
-        return len(ring) + SPACES_GROWN
+        tiles = [cell.at for cell in self.shown.cells if cell.kind == "tile"] if self.shown else []
+        return len(empty_ring(tiles)) + SPACES_GROWN
 
     def _make_space_ahead(self, _dt: float) -> None:
         """One space a frame, drawn into its buffer, until there are as many as the next taps may show. A touch
