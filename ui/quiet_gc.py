@@ -120,7 +120,7 @@ def collect_if_quiet(now: float | None = None) -> bool:
 def answered() -> bool:
     """Whether the last touch's answer is on the screen: a frame drawn since, or frames gone by with nothing to
     draw (a touch on nothing changes nothing: waiting for a draw then would put off every full collection).
-    The loading ahead waits for it as the full collections do (`ui.app`)."""
+    The loading ahead (`ui.app`) and Quinque's spaces made ahead wait for it as the full collections do."""
     from kivy.clock import Clock
 
     if _state["drawn"]:

@@ -351,8 +351,6 @@ def first_frame():
         finger.touch_up()
 
     def done(_dt):
-        from kivy.cache import Cache
-
         if app.warming is not None or "shown" not in order:
             return True
         app.stop()
