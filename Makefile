@@ -11,9 +11,10 @@ DEV_STAMP := $(VENV)/.installed-dev
 ARCH   := $(shell uname -m)
 ON_PI  := $(shell test -e /proc/device-tree/model && grep -qi 'raspberry pi' /proc/device-tree/model && echo yes)
 
-# What Kivy's wheel needs from the system (it bundles SDL2 itself), and for tests a virtual screen.
+# What Kivy's wheel needs from the system (it bundles SDL2 itself), and for tests a virtual screen (and X's XTest
+# library: a click through X itself, tests/support/x_input.py).
 RUN_DEBS  := python3-venv libgl1 libegl1 libgles2 libmtdev1 libgbm1 libdrm2
-TEST_DEBS := xvfb chromium chromium-driver
+TEST_DEBS := xvfb libxtst6 chromium chromium-driver
 PI_DEBS   := python3-lgpio
 
 # On a Pi the venv also sees Raspberry Pi OS's python3-lgpio (the lgpio pin factory).

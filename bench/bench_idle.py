@@ -31,6 +31,13 @@ the share of the CPU time spent in Mesa's software rasterizer threads
 (``llvmpipe-*``): under Xvfb every redraw of the 800×480 window is drawn by
 the CPU, which the Pi's GPU does instead, so the second ratio ("without
 rasterizer") is nearer to what a redraw costs the appliance.
+
+Our loop rests at 30 frames a second once nobody has touched the screen for
+2 s (`ui.resting`); what that could cost a player is the time a touch waits
+to be read, so the section also clicks on the window through X itself (the
+XTest extension: X's own pointer, SDL's events, Kivy's mouse provider), at
+rest and just after a click, and times the click to Kivy's touch, on home
+and on the bare app.
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).parent
 SECONDS = float(os.environ.get("BENCH_IDLE_SECONDS", "8"))
@@ -144,7 +152,71 @@ def _redraws_then_stop(show: Callable[[int], None]) -> None:
     Clock.schedule_once(step, SETTLE)
 
 
-def hello(clock: bool = False, redraw: bool = False) -> None:
+CLICKS = int(os.environ.get("BENCH_IDLE_CLICKS", "12"))
+"""Clicks at rest and as many just after another, per child."""
+AWAKE_GAP = 0.3
+"""Seconds between a click and the next one "just after": the loop is awake (`ui.resting.REST_AFTER`)."""
+SPOT = (200, 400)
+"""Where the clicks land, from the window's top left: home's empty left panel below its Unfinished games (no
+games file: nothing there to tap)."""
+
+
+def _clicks_then_stop(settle: float = SETTLE) -> None:
+    """From now: `settle`, then `CLICKS` pairs of clicks through X (one after `REST_AFTER` and a half, one
+    `AWAKE_GAP` after it), each timed from the button's press to Kivy's touch; print the medians and stop."""
+    import threading
+
+    from kivy.app import App
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+
+    from tests.support.x_input import XInputMissing, XPointer
+    from ui.resting import REST_AFTER
+
+    try:
+        pointer = XPointer()
+    except XInputMissing:
+        print("WAIT none", flush=True)
+        Clock.schedule_once(lambda _dt: App.get_running_app().stop(), 0)
+        return
+    pressed: list[float] = []
+    seen: list[float] = []
+
+    def touched(_window: Any, etype: str, touch: Any) -> None:
+        if etype == "begin" and getattr(touch, "type_id", "") == "touch":
+            seen.append(time.monotonic())
+
+    def click() -> None:
+        pressed.append(time.monotonic())
+        pointer.press()
+        time.sleep(0.05)
+        pointer.release()
+
+    def clicks(spot: tuple[int, int]) -> None:
+        # The pointer is put over the spot once, long before: as a finger on a touchscreen, each click is a
+        # press and a release, with no hovering before it (which would wake the loop itself).
+        pointer.move_to(*spot)
+        for _ in range(CLICKS):
+            time.sleep(REST_AFTER + 0.5)
+            click()
+            time.sleep(AWAKE_GAP)
+            click()
+        time.sleep(0.5)
+        waits = [(seen_at - at) * 1000 for at, seen_at in zip(pressed, seen, strict=False)]
+        at_rest, awake = waits[0::2], waits[1::2]
+        pointer.close()
+        print(f"WAIT {statistics.median(at_rest):.2f} {statistics.median(awake):.2f} {len(seen)} {len(pressed)}")
+        Clock.schedule_once(lambda _dt: App.get_running_app().stop(), 0)
+
+    def start(_dt: float) -> None:
+        Window.bind(on_motion=touched)
+        spot = (int(Window.left) + SPOT[0], int(Window.top) + SPOT[1])
+        threading.Thread(target=clicks, args=(spot,), daemon=True).start()
+
+    Clock.schedule_once(start, settle)
+
+
+def hello(clock: bool = False, redraw: bool = False, wait: bool = False) -> None:
     """A bare Kivy app: one Label; with `clock`, its text changes once a second (one redraw a second)."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     from kivy.app import App
@@ -163,13 +235,15 @@ def hello(clock: bool = False, redraw: bool = False) -> None:
         def on_start(self) -> None:
             if redraw:
                 _redraws_then_stop(lambda n: setattr(label, "text", f"hello 0:{n % 60:02d}"))
+            elif wait:
+                _clicks_then_stop()
             else:
                 _measure_then_stop()
 
     Hello().run()
 
 
-def companion(db: str, game: str | None, redraw: bool = False) -> None:
+def companion(db: str, game: str | None, redraw: bool = False, wait: bool = False) -> None:
     from ui.cli import _parser, run
 
     def first_frame() -> None:
@@ -190,7 +264,11 @@ def companion(db: str, game: str | None, redraw: bool = False) -> None:
             return
         from ui.screens.home import NOTICE_SECONDS
 
-        _measure_then_stop(max(SETTLE, NOTICE_SECONDS + 2.0))  # home's first notice goes by itself, then it idles
+        settle = max(SETTLE, NOTICE_SECONDS + 2.0)
+        if wait:
+            _clicks_then_stop(settle)
+        else:
+            _measure_then_stop(settle)  # home's first notice goes by itself, then it idles
 
     run(_parser().parse_args(["run", "--db", db]), on_first_frame=first_frame)
 
@@ -295,8 +373,37 @@ def measure(rounds: int = ROUNDS) -> dict[str, Figures]:
     }
 
 
+WAIT_GOAL = 1.5
+"""A touch at rest against the bare app (never resting): read about as soon (the rest is taken after the input
+is read, so a touch during it is read when it ends, as one during Kivy's own wait between frames)."""
+
+
+def touch_waits(rounds: int = 2) -> dict[str, tuple[float, float]]:
+    """Median milliseconds from an X click to Kivy's touch, (at rest, just after a click), for the bare app and
+    home; {} without X's XTest extension (libXtst)."""
+    from tests.support import xvfb_display
+
+    taken: dict[str, list[tuple[float, float]]] = {"hello": [], "home": []}
+    home = Path(tempfile.mkdtemp(prefix="bench-wait-"))
+    try:
+        with xvfb_display():
+            for _ in range(rounds):
+                for what, runs in taken.items():
+                    figures = _child(what, home, "WAIT")
+                    if figures == ["none"]:
+                        return {}
+                    runs.append((float(figures[0]), float(figures[1])))
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    return {
+        what: (statistics.median(rest for rest, _ in runs), statistics.median(awake for _, awake in runs))
+        for what, runs in taken.items()
+    }
+
+
 def run() -> list[str]:
     from bench.__main__ import line
+    from ui.resting import REST_AFTER, REST_FPS
 
     figures = measure()
     base_cpu, base_raster, base_frames, base_draws, base_fps, base_kib = figures.pop("hello")
@@ -304,7 +411,8 @@ def run() -> list[str]:
     clock_cpu = figures[HELLO_CLOCK][0]
     ours_fps = sorted({fps for what, (*_, fps, _kib) in figures.items() if what != HELLO_CLOCK})
     lines = [
-        f"Kivy's maxfps: ours {'/'.join(map(str, ours_fps))}, the bare app {base_fps} (Kivy's default);"
+        f"Kivy's maxfps: ours {'/'.join(map(str, ours_fps))}, resting at {REST_FPS} after {REST_AFTER:g} s"
+        f" without a touch; the bare app {base_fps} (Kivy's default);"
         f" {ROUNDS} rounds interleaved, median; baselines: home the idle bare app ({base_cpu * 1000:.0f} ms),"
         f" a game screen (its clock running) the bare app whose label ticks once a second"
     ]
@@ -330,6 +438,25 @@ def run() -> list[str]:
         text += f" ratio {(cpu - raster) / base_own:.2f}"
         text += f"   memory {kib / 1024:.0f} vs {base_kib / 1024:.0f} MiB"
         lines.append(text)
+    waits = touch_waits()
+    if waits:
+        bare_rest, bare_awake = waits["hello"]
+        at_rest, awake = waits["home"]
+        lines.append(
+            line(
+                "a touch read (X click → Kivy's touch): home at rest",
+                f"{at_rest:.1f} ms",
+                f"{bare_rest:.1f} ms",
+                at_rest / bare_rest,
+                f"≤ {WAIT_GOAL:g}",
+            )
+            + f"   (baseline: the bare app; {CLICKS} clicks × 2 rounds)"
+        )
+        lines.append(
+            line("a touch read: home just after a touch", f"{awake:.1f} ms", f"{bare_awake:.1f} ms", awake / bare_awake)
+        )
+    else:
+        lines.append("a touch read: not measured (no libXtst: apt install libxtst6)")
     costs = redraw_costs()
     bare = costs.pop("hello")
     for what, cost in costs.items():
@@ -343,10 +470,11 @@ def run() -> list[str]:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["child"]:
         what, db, mode = sys.argv[2], sys.argv[3], (sys.argv[4:5] or ["IDLE"])[0]
+        redraw, wait = mode == "REDRAW", mode == "WAIT"
         if what in ("hello", HELLO_CLOCK):
-            hello(clock=what == HELLO_CLOCK, redraw=mode == "REDRAW")
+            hello(clock=what == HELLO_CLOCK, redraw=redraw, wait=wait)
         else:
-            companion(db, None if what in ("home", UNFINISHED) else what, redraw=mode == "REDRAW")
+            companion(db, None if what in ("home", UNFINISHED) else what, redraw=redraw, wait=wait)
     else:
         for text in run():
             print(text, flush=True)

@@ -9,6 +9,8 @@ screens and their rules files, the phones' switch are imported when first
 needed. After the first frame, with `warm_up`, what a tap will need is loaded
 in the background, a few milliseconds a frame (`ui.screens.warm_ups`), so the
 first tap on a game finds its screen ready and a tap is never held up for long.
+With `rest`, Kivy's loop rests between frames while nobody touches the screen
+(`ui.resting`). `companion run` asks for both; most tests for neither.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from kivy.uix.screenmanager import ScreenManager
 
 from companion.game import Options, Player, Refusal
 from companion.store import Store
-from ui import quiet_gc, systemd_notify
+from ui import quiet_gc, resting, systemd_notify
 from ui.kept_screens import KeptScreens
 from ui.kv import THEME_KV, load_kv
 from ui.screens.home import HomeScreen
@@ -58,6 +60,7 @@ class CompanionApp(App):
         load_hardware: Callable[[Table], None] | None = None,
         resume_on_start: bool = False,
         warm_up: bool = False,
+        rest: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -73,6 +76,7 @@ class CompanionApp(App):
         """What is still to be loaded in the background after the first frame (None: nothing, or done)."""
         self.kept = KeptScreens(self)
         """The screens of unfinished games and new ones while home shows, for Resume and Start (`ui.kept_screens`)."""
+        self._rest = rest
         self.making_ahead = warm_up
         """Whether home makes game screens ahead (`KeptScreens.home_shows`): with the loading ahead, in the
         appliance; most tests make each screen on its tap."""
@@ -119,6 +123,8 @@ class CompanionApp(App):
                 self.home.notice = "The unfinished games could not be looked up (the log says more)."
         Clock.schedule_once(self._first_frame_drawn, 0)
         quiet_gc.start()  # Python's full collections wait for a quiet moment, not in a tap (issue 26)
+        if self._rest:
+            resting.start()  # the loop rests between frames while nobody touches the screen (issue 26: idle)
         interval = systemd_notify.watchdog_interval()
         if interval:
             Clock.schedule_interval(lambda _dt: systemd_notify.notify("WATCHDOG=1"), interval)

@@ -640,6 +640,7 @@ def run(args: argparse.Namespace, *, on_first_frame: Callable[[], None] | None =
         load_hardware=load_hardware,
         resume_on_start=appliance,
         warm_up=True,
+        rest=True,
     ).run()
     return 0
 

@@ -6,6 +6,8 @@ from collections.abc import Callable
 
 from kivy.clock import Clock
 
+from ui import resting
+
 
 def clock_dispatcher(fn: Callable[[], None]) -> None:
     """Run `fn` on the UI thread before the next frame is drawn (Kivy's Clock is thread-safe for this).
@@ -15,3 +17,4 @@ def clock_dispatcher(fn: Callable[[], None]) -> None:
     tick, the frame that answers the touch would draw the screen as it was, and the move a frame later.
     """
     Clock.schedule_once(lambda _dt: fn(), -1)
+    resting.wake()  # a loop resting between frames runs it now, not at the end of the rest

@@ -133,6 +133,9 @@ def first_frame():
         seen["theme_atlas_after_warm_up"] = Cache.get("kv.atlas", "data/images/defaulttheme") is not None
         seen["frames"] = frames
         seen["showing"] = app.screens.current
+        from ui import resting
+
+        seen["rest_started"] = resting.current() is not None
         app.stop()
         return False
 
@@ -180,6 +183,8 @@ def test_start_up_draws_home_without_the_games_then_loads_them_in_slices(xvfb: s
     # The phones are off: their server, aiohttp and segno are never loaded ahead.
     assert not {name for name in after if name.startswith(("aiohttp", "segno", "hardware.phones.server"))}
     assert seen["showing"] == "home"
+    # And the loop rests between frames once nobody touches the screen (ui.resting; tests/ui/test_resting.py).
+    assert seen["rest_started"] is True
 
 
 def test_a_game_tapped_at_the_first_frame_opens_and_the_loading_ahead_still_finishes(xvfb: str, tmp_path: Path) -> None:
