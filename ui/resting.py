@@ -42,8 +42,9 @@ REST_FPS = 30
 class Rest:
     """Paces Kivy's loop to `rest_fps` while the screen has not been touched for `rest_after` seconds.
 
-    `now` and `wait` are passed in (`time.monotonic` and an `Event`'s wait in the app) so a test can see each
-    rest taken; `wait(seconds)` returns True if the rest was ended early by `wake`.
+    `now` is the clock it reads (a test's may stand still); `work_waiting` says whether work is waiting for the
+    next frame (in the app: anything scheduled on Kivy's clock for the next frame, as the loading ahead and the
+    screens made ahead go on, a piece a frame): no rest is taken then, so that work is not slowed by half.
     """
 
     def __init__(
@@ -52,8 +53,10 @@ class Rest:
         rest_after: float = REST_AFTER,
         rest_fps: float = REST_FPS,
         now: Callable[[], float] = time.monotonic,
+        work_waiting: Callable[[], bool] = lambda: False,
     ) -> None:
         self.rest_after = rest_after
+        self._work_waiting = work_waiting
         self.frame_seconds = 1.0 / rest_fps
         self._now = now
         self._woken = threading.Event()
@@ -97,7 +100,7 @@ class Rest:
 
     def before_frame(self) -> None:
         """Called once a frame after the input is read: wait out the rest of a resting frame, if resting."""
-        if self.resting:
+        if self.resting and not self._work_waiting():
             left = self._last_frame + self.frame_seconds - self._now()
             if left > 0:
                 self.rests += 1
@@ -118,7 +121,7 @@ def start(rest: Rest | None = None) -> Rest:
     from kivy.clock import Clock
     from kivy.core.window import Window
 
-    rest = rest or Rest()
+    rest = rest or Rest(work_waiting=next_frame_work)
     _rest.append(rest)
 
     def on_motion(_window: Any, etype: str, touch: Any) -> None:
@@ -140,6 +143,14 @@ def start(rest: Rest | None = None) -> Rest:
 
     _stops.append(stopped)
     return rest
+
+
+def next_frame_work() -> bool:
+    """Whether anything is scheduled once for the next frame (Kivy's `schedule_once(..., 0)`): the app's pieces
+    of work a frame (the loading ahead, the screens and spaces made ahead) each schedule the next that way."""
+    from kivy.clock import Clock
+
+    return any(not event.loop and event.timeout == 0 for event in Clock.get_events())
 
 
 def stop() -> None:

@@ -102,6 +102,22 @@ def test_a_resting_frame_waits_out_the_rest_of_one_resting_frame_and_no_more() -
     assert waited >= 0.014  # the 15 ms left of the frame (the clock stood still: all of it is left)
 
 
+def test_no_rest_while_work_waits_for_the_next_frame() -> None:
+    """The loading ahead and the screens made ahead go on a piece a frame: at rest they would take twice as long."""
+    clock = Steps()
+    waiting = [True]
+    rest = Rest(rest_after=2.0, rest_fps=50, now=clock, work_waiting=lambda: waiting[0])
+    clock.now += 3.0
+    rest.before_frame()
+    clock.now += 0.005
+    rest.before_frame()
+    assert rest.rests == 0
+    waiting[0] = False
+    clock.now += 0.005
+    rest.before_frame()
+    assert rest.rests == 1
+
+
 def test_a_wake_from_another_thread_ends_a_rest_at_once() -> None:
     clock = Steps()
     rest = Rest(rest_after=2.0, rest_fps=0.1, now=clock)  # a rest of ten seconds, unless woken
@@ -171,6 +187,30 @@ def test_a_hand_off_from_a_thread_is_run_without_waiting_out_the_rest(ui: Any) -
     finally:
         resting.stop()
     assert ui.wait_until(ran.is_set)
+
+
+def test_work_scheduled_a_piece_a_frame_runs_at_kivys_pace_and_the_rest_comes_after(ui: Any) -> None:
+    """As the loading ahead schedules its next piece (`Clock.schedule_once(..., 0)`): no rest while it goes on."""
+    from kivy.clock import Clock
+
+    started = resting.start(Rest(rest_after=0.3, work_waiting=resting.next_frame_work))
+    try:
+        _wait_for_rest(ui, started)
+        pieces = [20]
+        taken: list[int] = []
+
+        def piece(_dt: float) -> None:
+            taken.append(started.rests)
+            pieces[0] -= 1
+            if pieces[0]:
+                Clock.schedule_once(piece, 0)
+
+        Clock.schedule_once(piece, 0)
+        assert ui.wait_until(lambda: not pieces[0])
+        assert taken[-1] == taken[0], taken  # twenty frames, not one rest among them
+        _wait_for_rest(ui, started)  # and it rests again when the work is done
+    finally:
+        resting.stop()
 
 
 def test_stop_brings_back_kivys_pace_and_lets_go_of_the_window(ui: Any) -> None:
