@@ -375,7 +375,7 @@ def measure(rounds: int = ROUNDS) -> dict[str, Figures]:
 
 WAIT_GOAL = 1.5
 """A touch at rest against the bare app (never resting): read about as soon (the rest is taken after the input
-is read, so a touch during it is read when it ends, as one during Kivy's own wait between frames)."""
+is read, so a touch that comes during it is read at the next frame's start, at its end)."""
 
 
 def touch_waits(rounds: int = 2) -> dict[str, tuple[float, float]]:
@@ -392,6 +392,8 @@ def touch_waits(rounds: int = 2) -> dict[str, tuple[float, float]]:
                     figures = _child(what, home, "WAIT")
                     if figures == ["none"]:
                         return {}
+                    if figures[2] != figures[3]:  # each press is paired with the touch it began
+                        raise RuntimeError(f"{what}: {figures[3]} clicks through X, {figures[2]} touches seen")
                     runs.append((float(figures[0]), float(figures[1])))
     finally:
         shutil.rmtree(home, ignore_errors=True)

@@ -136,9 +136,9 @@ def test_a_wake_from_another_thread_ends_a_rest_at_once() -> None:
 
 @pytest.fixture
 def rest(ui: Any) -> Iterator[Rest]:
-    """The loop resting after 0.3 s (the app the tests drive is made without a rest: their frames stay quick)."""
+    """The loop resting after 1 s (the app the tests drive is made without a rest: their frames stay quick)."""
     ui.frames(2)
-    started = resting.start(Rest(rest_after=0.3))
+    started = resting.start(Rest(rest_after=1.0))
     try:
         yield started
     finally:
@@ -162,7 +162,7 @@ def test_the_running_app_rests_then_a_real_touch_brings_back_kivys_pace(ui: Any,
     assert rest.rests == taken
     touch.touch_up()
     ui.frames(3)
-    assert rest.rests == taken  # and for `rest_after` after it is lifted
+    assert rest.rests == taken  # and for `rest_after` after it is lifted (three frames take far less)
     _wait_for_rest(ui, rest)
 
 
