@@ -103,10 +103,18 @@ NO_SCREEN = (
 )
 """Said instead of opening a window that nobody would see: without a display SDL picks its off-screen driver and
 says nothing, so the app would seem to run (a developer over SSH)."""
+NO_SCREEN_FOR_EMULATOR = (
+    "No screen to draw the emulated display on: neither DISPLAY nor WAYLAND_DISPLAY is set; add --headless to "
+    "print its screens here and type its keys, use DISPLAY=:0 for a desktop that shows, or set "
+    "SDL_VIDEODRIVER=offscreen to draw off screen on purpose."
+)
+"""The same for `companion display-emulator`, whose window would be drawn on no screen too."""
 
 
-def screen_missing(environ: Mapping[str, str], *, appliance: bool, platform: str = sys.platform) -> str | None:
-    """`NO_SCREEN` when a window opened with `environ` would be drawn on no screen; None when it has one.
+def screen_missing(
+    environ: Mapping[str, str], *, appliance: bool, platform: str = sys.platform, sentence: str = NO_SCREEN
+) -> str | None:
+    """`sentence` when a window opened with `environ` would be drawn on no screen; None when it has one.
 
     The appliance draws on the console's screen itself (KMS/DRM); elsewhere than on Linux SDL finds its own
     screen; a video driver named on purpose (a test's `offscreen`) is SDL's choice to make."""
@@ -114,7 +122,7 @@ def screen_missing(environ: Mapping[str, str], *, appliance: bool, platform: str
         return None
     if environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"):
         return None
-    return NO_SCREEN
+    return sentence
 
 
 def prepare(*, appliance: bool = False, width: int = 800, height: int = 480) -> list[Trouble]:

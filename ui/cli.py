@@ -76,7 +76,17 @@ def _main(argv: Sequence[str] | None) -> int:
     parser = _parser()
     args, rest = parser.parse_known_args(argv)
     if args.command == "display-emulator":
+        from hardware.display.emulator import build_parser
         from hardware.display.emulator import main as emulator_main
+
+        wanted = build_parser().parse_args(rest)
+        if not (wanted.headless or wanted.firmware):  # a window: asked before any port is made
+            from ui import boot
+
+            no_screen = boot.screen_missing(os.environ, appliance=False, sentence=boot.NO_SCREEN_FOR_EMULATOR)
+            if no_screen:
+                print(no_screen, file=sys.stderr)
+                return EXIT_NO_SCREEN
 
         def window(display: Any) -> int:
             from ui import boot

@@ -219,6 +219,25 @@ def test_run_without_a_screen_says_so_in_one_sentence_and_opens_nothing(tmp_path
     assert not (tmp_path / "home").exists()  # no games file, no Kivy settings, no log: nothing was started
 
 
+def test_the_display_emulator_without_a_screen_says_so_and_makes_no_port(tmp_path: Path) -> None:
+    """The same for `companion display-emulator`: its window too would be drawn on no screen, and --headless is
+    what the developer over SSH wants; with it, it runs as before (until its stdin ends)."""
+    env = {key: value for key, value in os.environ.items() if key not in NO_SCREEN_ENV and not key.startswith("KIVY")}
+    env.update(COMPANION_HOME=str(tmp_path / "home"))
+    command = [sys.executable, "-m", "ui.cli", "display-emulator", "--identity", "emu-ssh"]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=DEADLINE)
+    assert done.returncode == cli.EXIT_NO_SCREEN
+    assert done.stderr == boot.NO_SCREEN_FOR_EMULATOR + "\n" and done.stdout == ""
+    assert boot.NO_SCREEN_FOR_EMULATOR.count(". ") == 0 and boot.NO_SCREEN_FOR_EMULATOR.endswith(".")
+    assert not (tmp_path / "home").exists()  # no port, no key file: nothing was made
+
+    headless = subprocess.run(
+        [*command, "--headless"], cwd=ROOT, env=env, input="", capture_output=True, text=True, timeout=DEADLINE
+    )
+    assert headless.returncode == 0, headless.stderr
+    assert headless.stdout.splitlines()[0].endswith("/emulated-displays/emu-ssh")  # its port, by its link
+
+
 @pytest.mark.parametrize(
     ("environ", "appliance", "platform"),
     [
