@@ -77,6 +77,8 @@ class CompanionApp(App):
         self.kept = KeptScreens(self)
         """The screens of unfinished games and new ones while home shows, for Resume and Start (`ui.kept_screens`)."""
         self._rest = rest
+        """Whether Kivy's loop rests between frames while nobody touches the screen (`ui.resting`): in the app
+        `companion run` makes; the tests' frames keep Kivy's pace."""
         self.making_ahead = warm_up
         """Whether home makes game screens ahead (`KeptScreens.home_shows`): with the loading ahead, in the
         appliance; most tests make each screen on its tap."""
