@@ -386,7 +386,7 @@ def touch_waits(rounds: int = 2) -> dict[str, tuple[float, float]]:
     taken: dict[str, list[tuple[float, float]]] = {"hello": [], "home": []}
     home = Path(tempfile.mkdtemp(prefix="bench-wait-"))
     try:
-        with xvfb_display():
+        with xvfb_display(reuse=False):  # X's pointer is the whole screen's: never a desktop DISPLAY names
             for _ in range(rounds):
                 for what, runs in taken.items():
                     figures = _child(what, home, "WAIT")
